@@ -1,0 +1,59 @@
+//! Re-typing offsets: `upcast<N>` (N elements become one) and `downcast<N>` (one element
+//! becomes N), leaf by leaf as in CuTe C++.
+
+use crate::checked;
+use crate::error::{LayoutError, Result};
+use crate::layout::Layout;
+
+/// `upcast<N>(L)`: per leaf `s:d`, `shape_div(s, shape_div(N, |d|)) : sign(d)·shape_div(|d|, N)`
+/// (a stride-0 leaf stays), so that `N·R(c) = L(c·⌈N/d⌉)`. Requires every non-zero stride to
+/// divide or be a multiple of N, and every extent to divide or be a multiple of `N/|d|`.
+pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
+    if n < 1 {
+        return Err(LayoutError::FactorNotPositive { op: "upcast", n });
+    }
+    let mut leaves = Vec::new();
+    for (s, d) in layout.flat_modes() {
+        if d == 0 {
+            leaves.push((s, 0));
+            continue;
+        }
+        let ad = d.abs();
+        if ad % n != 0 && n % ad != 0 {
+            return Err(LayoutError::CastStride { op: "upcast", layout: layout.to_string(), n, stride: d });
+        }
+        let ratio = if n % ad == 0 { n / ad } else { 1 };
+        if s % ratio != 0 && ratio % s != 0 {
+            return Err(LayoutError::CastShape { op: "upcast", layout: layout.to_string(), n, shape: s, ratio });
+        }
+        let shape = if s % ratio == 0 { s / ratio } else { 1 };
+        let stride = if ad % n == 0 { ad / n } else { 1 };
+        leaves.push((shape, d.signum() * stride));
+    }
+    rebuild(layout, &leaves)
+}
+
+/// `downcast<N>(L)`: leaves of stride ±1 become N times longer, every other stride is
+/// multiplied by N, so that `R(c) = N·L(c/N) + c mod N` along the unit-stride leaves.
+/// Requires a stride-1 leaf to carry the N sub-elements.
+pub fn downcast(layout: &Layout, n: i64) -> Result<Layout> {
+    if n < 1 {
+        return Err(LayoutError::FactorNotPositive { op: "downcast", n });
+    }
+    let modes = layout.flat_modes();
+    if n > 1 && !modes.iter().any(|&(_, d)| d.abs() == 1) {
+        return Err(LayoutError::DowncastNoUnitStride { layout: layout.to_string(), n });
+    }
+    let leaves = modes
+        .into_iter()
+        .map(|(s, d)| if d.abs() == 1 { Ok((checked::mul(s, n)?, d)) } else { Ok((s, checked::mul(d, n)?)) })
+        .collect::<Result<Vec<_>>>()?;
+    rebuild(layout, &leaves)
+}
+
+/// A layout congruent to `like` with the given leaves.
+pub(crate) fn rebuild(like: &Layout, leaves: &[(i64, i64)]) -> Result<Layout> {
+    let shape = like.shape().with_leaves(&mut leaves.iter().map(|l| l.0));
+    let stride = like.stride().with_leaves(&mut leaves.iter().map(|l| l.1));
+    Layout::new(shape, stride)
+}

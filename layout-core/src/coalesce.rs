@@ -1,0 +1,97 @@
+//! Coalesce and filter (paper §3.2).
+
+use crate::error::{LayoutError, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+
+/// Merges flat `(shape, stride)` modes: drops size-1 modes and joins neighbours with
+/// `d1 = s0·d0`. With `keep_last`, a trailing size-1 mode that cannot merge is kept so that
+/// the extended function (last mode unbounded) is preserved too.
+pub(crate) fn merge_modes(modes: &[(i64, i64)], keep_last: bool) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for &(s, d) in modes {
+        if s == 1 {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.0.checked_mul(last.1) == Some(d) => last.0 *= s,
+            _ => out.push((s, d)),
+        }
+    }
+    if keep_last {
+        if let Some(&(1, d)) = modes.last() {
+            let extends = match out.last() {
+                Some(&(s0, d0)) => s0.checked_mul(d0) == Some(d),
+                None => false,
+            };
+            if !extends && (d != 0 || !out.is_empty()) {
+                out.push((1, d));
+            }
+        }
+    }
+    out
+}
+
+/// `coalesce(L)`: the same function on `[0, |L|)` with minimal rank and depth ≤ 1: flatten,
+/// drop size-1 modes, merge `s0:d0 ++ s1:d1` into `(s0·s1):d0` when `d1 = s0·d0`.
+/// An empty result is `1:0`; a single mode prints as a scalar layout. Always admissible.
+pub fn coalesce(layout: &Layout) -> Layout {
+    Layout::from_flat(&merge_modes(&layout.flat_modes(), false)).unwrap_or_else(|_| layout.clone())
+}
+
+/// Coalesce that also preserves the extended function (the last mode unbounded): a trailing
+/// size-1 mode whose stride does not continue the last merged mode is kept (PyCuTe's
+/// `coalesce_z`, CuTe C++'s `coalesce_x`).
+pub fn coalesce_extended(layout: &Layout) -> Layout {
+    Layout::from_flat(&merge_modes(&layout.flat_modes(), true)).unwrap_or_else(|_| layout.clone())
+}
+
+/// `coalesce(L, profile)`: coalesces mode by mode following `profile`'s tuple structure (its
+/// leaf values are ignored); modes past the profile's rank are left alone.
+/// Requires `rank(profile) ≤ rank(L)`.
+pub fn coalesce_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    let IntTuple::Tuple(children) = profile else {
+        return Ok(coalesce(layout));
+    };
+    by_mode(layout, children.len(), profile, "profile", |mode, i| coalesce_by_mode(mode, &children[i]))
+}
+
+/// `filter(L)`: drops stride-0 and size-1 modes, then coalesces (`1:0` when nothing is left).
+pub fn filter(layout: &Layout) -> Layout {
+    let kept: Vec<(i64, i64)> = layout.flat_modes().into_iter().filter(|&(s, d)| s != 1 && d != 0).collect();
+    Layout::from_flat(&merge_modes(&kept, false)).unwrap_or_else(|_| layout.clone())
+}
+
+/// `filter(L, profile)`: filter mode by mode following `profile`.
+pub fn filter_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
+    let IntTuple::Tuple(children) = profile else {
+        return Ok(filter(layout));
+    };
+    by_mode(layout, children.len(), profile, "profile", |mode, i| filter_by_mode(mode, &children[i]))
+}
+
+/// The by-mode combinator: applies `f` to the first `n` modes of `layout`, keeps the rest,
+/// and concatenates (the result is always a tuple).
+pub(crate) fn by_mode(
+    layout: &Layout,
+    n: usize,
+    arg: &dyn std::fmt::Display,
+    what: &'static str,
+    mut f: impl FnMut(&Layout, usize) -> Result<Layout>,
+) -> Result<Layout> {
+    let modes = layout.modes();
+    if n > modes.len() {
+        return Err(LayoutError::TooManyModes {
+            what,
+            arg: arg.to_string(),
+            arg_rank: n,
+            layout: layout.to_string(),
+            rank: modes.len(),
+        });
+    }
+    let mut out = Vec::with_capacity(modes.len());
+    for (i, m) in modes.iter().enumerate() {
+        out.push(if i < n { f(m, i)? } else { m.clone() });
+    }
+    Ok(Layout::concat(out))
+}

@@ -1,0 +1,162 @@
+//! Composition `R = A ∘ B` (paper §3.3): `R(c) = A(B(c))` for every c in B's domain,
+//! with B's shape compatible with R's.
+
+use crate::checked;
+use crate::coalesce::{by_mode, coalesce_extended};
+use crate::error::{LayoutError, Result};
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+
+/// One step of the walk of a rank-1 B over a mode of coalesced A: `count` elements that
+/// advance the mode's coordinate by `step`.
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    mode: usize,
+    count: i64,
+    step: i64,
+}
+
+/// `A ∘ B` for a layout B.
+///
+/// Rank-1 B = `s:d` (the base case): coalesce A (keeping its extension, last mode unbounded)
+/// and walk `0, d, …, (s−1)d` over its modes. Admissible exactly when the walk never crosses
+/// a mode boundary off-step: stride divisibility (Eq. 20) and shape divisibility (Eq. 21),
+/// except that a walk may end ragged inside a mode (§3.3.3, "apparent violations").
+/// A B with several modes distributes, `A ∘ (B0, B1) = (A ∘ B0, A ∘ B1)`, and is accepted only
+/// when that equals `c ↦ A(B(c))` on all of B's domain.
+pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    b.require_non_negative("composition (right operand)")?;
+    let ca = coalesce_extended(a).flat_modes();
+    let ctx = Ctx { a, ca: &ca, b };
+    let mut digits = Vec::new();
+    let r = ctx.compose(b, &mut digits)?;
+    if b.flat_modes().iter().filter(|&&(s, d)| s > 1 && d != 0).count() > 1 {
+        ctx.check_distributes(&r, &digits)?;
+    }
+    Ok(r)
+}
+
+/// `A ∘ T` for a tiler: a layout tiler composes as a layout; `[T0, T1, …]` composes mode by
+/// mode (`A ∘ ⟨B,C⟩ = (A0 ∘ B, A1 ∘ C)`), `_` and modes past the tiler stay as they are.
+/// Requires `rank(T) ≤ rank(A)`.
+pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+    match t {
+        Tiler::Layout(b) => composition(a, b),
+        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
+            Some(t) => composition_tiler(mode, t),
+            None => Ok(mode.clone()),
+        }),
+    }
+}
+
+struct Ctx<'a> {
+    a: &'a Layout,
+    /// Flat modes of coalesced A; the last one is unbounded.
+    ca: &'a [(i64, i64)],
+    b: &'a Layout,
+}
+
+impl Ctx<'_> {
+    fn compose(&self, b: &Layout, digits: &mut Vec<Vec<Digit>>) -> Result<Layout> {
+        if b.shape().is_int() {
+            let (s, d) = b.flat_modes()[0];
+            let (modes, walk) = self.walk(s, d)?;
+            digits.push(walk);
+            return Layout::from_flat(&modes);
+        }
+        let modes = b.modes().iter().map(|m| self.compose(m, digits)).collect::<Result<Vec<_>>>()?;
+        Ok(Layout::concat(modes))
+    }
+
+    /// The base case `A ∘ s:d`: the result's flat modes and the digits the walk touched.
+    fn walk(&self, s: i64, d: i64) -> Result<(Vec<(i64, i64)>, Vec<Digit>)> {
+        let (last_shape_idx, last_stride) = (self.ca.len() - 1, self.ca[self.ca.len() - 1].1);
+        if d == 0 {
+            return Ok((vec![(s, 0)], vec![]));
+        }
+        if s == 1 {
+            // Form only (any stride is the same function): the stride pycute and C++ print.
+            let rest = self.ca[..last_shape_idx].iter().fold(d, |rs, &(sr, _)| checked::ceil_div(rs, sr));
+            return Ok((vec![(1, checked::mul(rest, last_stride)?)], vec![]));
+        }
+        let (mut rest_shape, mut rest_stride) = (s, d);
+        let (mut out, mut digits) = (Vec::new(), Vec::new());
+        let mut boundary = 1i64;
+        for (r, &(sr, dr)) in self.ca[..last_shape_idx].iter().enumerate() {
+            if rest_shape == 1 {
+                break;
+            }
+            boundary = checked::mul(boundary, sr)?;
+            if rest_stride % sr == 0 {
+                rest_stride /= sr;
+                continue;
+            }
+            let inside = checked::mul(rest_shape - 1, rest_stride)? < sr;
+            if rest_stride < sr && (sr % rest_stride == 0 || inside) {
+                let count = if inside { rest_shape } else { sr / rest_stride };
+                if rest_shape % count != 0 {
+                    return Err(LayoutError::ShapeDivisibility {
+                        lhs: self.ca_string(),
+                        rhs: format!("{s}:{d}"),
+                        mode: r,
+                        remaining: rest_shape,
+                        fit: count,
+                        boundary,
+                    });
+                }
+                out.push((count, checked::mul(dr, rest_stride)?));
+                digits.push(Digit { mode: r, count, step: rest_stride });
+                rest_shape /= count;
+                rest_stride = 1;
+                continue;
+            }
+            return Err(LayoutError::StrideDivisibility {
+                lhs: self.ca_string(),
+                rhs: format!("{s}:{d}"),
+                mode: r,
+                stride: d,
+                walk_end: checked::mul(s - 1, d)?,
+                boundary,
+            });
+        }
+        if rest_shape > 1 {
+            out.push((rest_shape, checked::mul(last_stride, rest_stride)?));
+        }
+        Ok((out, digits))
+    }
+
+    fn ca_string(&self) -> String {
+        Layout::from_flat(self.ca).map(|l| l.to_string()).unwrap_or_default()
+    }
+
+    /// The mode-wise result equals `A(B(c))` everywhere when the digits of B's modes, added
+    /// in every non-last mode of coalesced A, never carry; otherwise compare point by point.
+    fn check_distributes(&self, r: &Layout, digits: &[Vec<Digit>]) -> Result<()> {
+        let last = self.ca.len() - 1;
+        let mut top = vec![0i64; last];
+        for walk in digits {
+            for dg in walk {
+                top[dg.mode] = checked::add(top[dg.mode], checked::mul(dg.count - 1, dg.step)?)?;
+            }
+        }
+        if top.iter().zip(self.ca).all(|(&t, &(sr, _))| t < sr) {
+            return Ok(());
+        }
+        for i in 0..self.b.size() {
+            let got = r.eval(i)?;
+            let point = self.b.eval(i)?;
+            let want = self.a.eval(point)?;
+            if got != want {
+                return Err(LayoutError::NotDistributive {
+                    lhs: self.a.to_string(),
+                    rhs: self.b.to_string(),
+                    index: i,
+                    point,
+                    got,
+                    want,
+                });
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,61 @@
+//! Divides (paper §3.5.2): `A ⊘ B = A ∘ (B, complement(B, |A|))`, mode 0 the tile, mode 1
+//! the rest; and the zipped / tiled / flat rearrangements of CuTe C++.
+
+use crate::coalesce::by_mode;
+use crate::complement::complement;
+use crate::composition::composition;
+use crate::error::{LayoutError, Result};
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
+
+/// `logical_divide(A, B)` for a layout tiler: `A ∘ B★` with `B★ = (B, complement(B, |A|))`.
+/// Requires `B★` to be a bijection onto `[0, |A|)` (policy 3): B injective, its complement
+/// exact, and no element past `|A|` (a tiler that does not divide A would overrun it).
+pub fn logical_divide(a: &Layout, b: &Layout) -> Result<Layout> {
+    let n = a.size();
+    let c = complement(b, n).map_err(|e| LayoutError::TilerNotBijective {
+        op: "logical_divide",
+        tiler: b.to_string(),
+        layout: a.to_string(),
+        reason: e.to_string(),
+    })?;
+    let star = Layout::concat([b.clone(), c]);
+    if star.size() != n {
+        return Err(LayoutError::TilerOverrun {
+            op: "logical_divide",
+            tiler: b.to_string(),
+            layout: a.to_string(),
+            size: n,
+            star_size: star.size(),
+            overrun: star.size() - n,
+        });
+    }
+    composition(a, &star)
+}
+
+/// `logical_divide(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
+pub fn logical_divide_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+    match t {
+        Tiler::Layout(b) => logical_divide(a, b),
+        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
+            Some(t) => logical_divide_tiler(mode, t),
+            None => Ok(mode.clone()),
+        }),
+    }
+}
+
+/// `zipped_divide(A, T)`: `((tiles…), (rests…, untiled modes…))`.
+pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
+    hier_unzip(a, t, &logical_divide)
+}
+
+/// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
+pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
+    Ok(tiled_unpack(&zipped_divide(a, t)?))
+}
+
+/// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked.
+pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
+    Ok(flat_unpack(&zipped_divide(a, t)?))
+}

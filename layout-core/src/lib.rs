@@ -1,0 +1,48 @@
+//! The CuTe layout algebra (Cecka, "CuTe Layout Representation and Algebra", arXiv 2603.02298):
+//! hierarchical int tuples, layouts `shape:stride`, and every operation of the algebra,
+//! exact and checked. An operation that is not admissible returns a [`LayoutError`] that
+//! names the violated condition and the numbers; nothing panics, overflow is an error.
+//!
+//! ```
+//! use layout_core::{parse_layout, composition};
+//! let a = parse_layout("(6,2):(8,2)").unwrap();
+//! let b = parse_layout("(4,3):(3,1)").unwrap();
+//! assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
+//! ```
+
+mod cast;
+mod checked;
+mod coalesce;
+mod common;
+mod complement;
+mod composition;
+mod divide;
+mod error;
+mod int_tuple;
+mod inverse;
+mod layout;
+pub mod notation;
+mod ordered;
+mod product;
+mod slice;
+mod tiler;
+mod unzip;
+
+pub use cast::{downcast, upcast};
+pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
+pub use common::{max_common_layout, max_common_vector, nullspace};
+pub use complement::{complement, complement_default, complement_modes};
+pub use composition::{composition, composition_tiler};
+pub use divide::{flat_divide, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide};
+pub use error::{Blame, LayoutError, Result};
+pub use int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd, inner_product};
+pub use inverse::{left_inverse, right_inverse};
+pub use layout::Layout;
+pub use notation::{Value, evaluate, parse_int_tuple, parse_layout, parse_tiler};
+pub use ordered::{make_layout_like, make_ordered_layout, tile_to_shape, with_shape};
+pub use product::{
+    blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product,
+    zipped_product,
+};
+pub use slice::{SliceCoord, slice};
+pub use tiler::Tiler;

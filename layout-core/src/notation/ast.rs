@@ -1,0 +1,43 @@
+//! The syntax tree of the expression language: every node carries its byte span.
+
+/// A byte range `start..end` in the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn join(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    /// A decimal integer (possibly negative).
+    Int(i64),
+    /// `(e, …)`: an int tuple, or a coordinate when it contains `_`.
+    Tuple(Vec<Expr>),
+    /// `shape:stride`.
+    Layout(Box<Expr>, Box<Expr>),
+    /// `[e, …]`: a by-mode tiler.
+    Tiler(Vec<Expr>),
+    /// `_`: a free mode (tilers, slices).
+    Underscore,
+    /// A name bound earlier (the macro's items).
+    Name(String),
+    /// `name(args…)`: an operation of the algebra.
+    Call { name: String, name_span: Span, args: Vec<Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}

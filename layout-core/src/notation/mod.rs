@@ -1,0 +1,48 @@
+//! The canonical notation and the expression language (DESIGN.md): one grammar and one
+//! parser, shared by the command-line tool and the `layout!` macro.
+//!
+//! ```text
+//! expr     := atom [":" atom]                    shape:stride
+//! atom     := INT | "-" INT | "_" | NAME | NAME "(" [expr ("," expr)*] ")"
+//!           | "(" [expr ("," expr)*] ")"        int tuple / coordinate
+//!           | "[" expr ("," expr)* "]"          by-mode tiler
+//! ```
+//! Every node keeps the byte span of its source text, so an error points at the operand
+//! responsible.
+
+mod ast;
+mod eval;
+mod lexer;
+mod parser;
+mod value;
+
+pub use ast::{Expr, ExprKind, Span};
+pub use eval::{Env, ExprError, FUNCTIONS, evaluate, evaluate_expr, evaluate_with};
+pub use parser::parse;
+pub use value::Value;
+
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+
+/// Parses a layout in canonical notation (`((2,4),3):((1,6),2)`; a bare shape is
+/// column-major).
+pub fn parse_layout(text: &str) -> Result<Layout, ExprError> {
+    evaluate(text)?.into_layout().map_err(|m| ExprError::Type { span: Span::new(0, text.len()), message: m })
+}
+
+/// Parses an int tuple (`((2,4),3)`).
+pub fn parse_int_tuple(text: &str) -> Result<IntTuple, ExprError> {
+    match evaluate(text)? {
+        Value::Tuple(t) => Ok(t),
+        v => Err(ExprError::Type {
+            span: Span::new(0, text.len()),
+            message: format!("expected an int tuple, found {}", v.kind()),
+        }),
+    }
+}
+
+/// Parses a tiler (`[4:1,_,[2:1,2:2]]`, a layout, or a shape).
+pub fn parse_tiler(text: &str) -> Result<Tiler, ExprError> {
+    evaluate(text)?.into_tiler().map_err(|m| ExprError::Type { span: Span::new(0, text.len()), message: m })
+}

@@ -1,0 +1,81 @@
+//! Products (paper §3.5.1): `A ⊗ B = (A, A* ∘ B)`, every element of B replaced by a shifted
+//! copy of A; and CuTe C++'s zipped / tiled / flat / blocked / raked arrangements.
+
+use crate::checked;
+use crate::coalesce::by_mode;
+use crate::complement::complement;
+use crate::composition::composition;
+use crate::error::Result;
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
+
+/// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)`: mode 0 is A, mode 1 is
+/// compatible with B. Requires A's complement to be exact (A injective with a divisible
+/// stride chain) and the composition with B to be admissible.
+pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
+    b.require_non_negative("logical_product (right operand)")?;
+    let cotarget = checked::mul(a.size(), b.cosize()?)?;
+    let c = complement(a, cotarget)?;
+    Ok(Layout::concat([a.clone(), composition(&c, b)?]))
+}
+
+/// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
+pub fn logical_product_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
+    match t {
+        Tiler::Layout(b) => logical_product(a, b),
+        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
+            Some(t) => logical_product_tiler(mode, t),
+            None => Ok(mode.clone()),
+        }),
+    }
+}
+
+/// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`.
+pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
+    hier_unzip(a, t, &logical_product)
+}
+
+/// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)`.
+pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
+    Ok(tiled_unpack(&zipped_product(a, t)?))
+}
+
+/// `flat_product(A, T)`: both modes of the zipped product unpacked.
+pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
+    Ok(flat_unpack(&zipped_product(a, t)?))
+}
+
+/// `blocked_product(A, B)`: A and B padded with `1:0` to the same rank r, then mode i is
+/// `(A_i, grid_i)` of their logical product: whole blocks of A, laid out by B.
+pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
+    zip_product(a, b, false)
+}
+
+/// `raked_product(A, B)`: as [`blocked_product`] with each mode `(grid_i, A_i)`: the copies
+/// of A interleave.
+pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
+    zip_product(a, b, true)
+}
+
+fn zip_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
+    let r = a.rank().max(b.rank());
+    let (ap, bp) = (pad(a, r)?, pad(b, r)?);
+    let p = logical_product(&ap, &bp)?;
+    let (blocks, grids) = (p.mode(0)?.modes(), p.mode(1)?.modes());
+    let zipped = blocks.into_iter().zip(grids).map(|(x, g)| if raked { Layout::concat([g, x]) } else { Layout::concat([x, g]) });
+    let modes: Vec<Layout> = zipped.collect();
+    Ok(if r == 1 { modes[0].clone() } else { Layout::concat(modes) })
+}
+
+/// CuTe's `append<r>(L)`: pad with `1:0` modes up to rank r (a scalar becomes a tuple when r > 1).
+pub(crate) fn pad(l: &Layout, r: usize) -> Result<Layout> {
+    if l.rank() >= r {
+        return Ok(l.clone());
+    }
+    let mut modes = l.modes();
+    while modes.len() < r {
+        modes.push(Layout::scalar(1, 0)?);
+    }
+    Ok(Layout::concat(modes))
+}

@@ -1,0 +1,96 @@
+//! Slicing (paper §2.5): a coordinate with `_` entries splits into a fixed part, evaluated to
+//! an offset, and a free part, the sub-layout: `L(c' + c*) = L(c') + L|_(c*)`.
+
+use std::fmt;
+
+use crate::error::{LayoutError, Result};
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+
+/// A coordinate that may leave modes free with `_`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SliceCoord {
+    Int(i64),
+    Free,
+    Tuple(Vec<SliceCoord>),
+}
+
+impl SliceCoord {
+    /// The coordinate with every `_` replaced by 0.
+    pub fn fixed(&self) -> IntTuple {
+        match self {
+            SliceCoord::Int(v) => IntTuple::Int(*v),
+            SliceCoord::Free => IntTuple::Int(0),
+            SliceCoord::Tuple(t) => IntTuple::Tuple(t.iter().map(SliceCoord::fixed).collect()),
+        }
+    }
+}
+
+impl From<&IntTuple> for SliceCoord {
+    fn from(t: &IntTuple) -> Self {
+        match t {
+            IntTuple::Int(v) => SliceCoord::Int(*v),
+            IntTuple::Tuple(t) => SliceCoord::Tuple(t.iter().map(SliceCoord::from).collect()),
+        }
+    }
+}
+
+impl fmt::Display for SliceCoord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SliceCoord::Int(v) => write!(f, "{v}"),
+            SliceCoord::Free => f.write_str("_"),
+            SliceCoord::Tuple(t) => {
+                f.write_str("(")?;
+                for (k, c) in t.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// `slice(L, c)`: the sub-layout of the modes `c` leaves free and the offset `L(c with _ = 0)`.
+/// The free modes keep their grouping: each tuple of `c` contributes its free parts as one
+/// mode (unwrapped when there is only one), e.g. `A((1,_),((_,0),_))` of
+/// `((3,2),((2,3),2)):((4,1),((2,15),100))` is `(2,(2,2)):(1,(2,100))` at offset 4.
+/// Requires `c` weakly congruent to L's shape (`_` matches any mode).
+pub fn slice(layout: &Layout, c: &SliceCoord) -> Result<(Layout, i64)> {
+    let offset = layout.eval_coord(&c.fixed())?;
+    let sub = match free_part(c, layout.shape(), layout.stride(), layout)? {
+        Some((s, d)) => Layout::new(s, d)?,
+        None => Layout::scalar(1, 0)?,
+    };
+    Ok((sub, offset))
+}
+
+fn free_part(
+    c: &SliceCoord,
+    shape: &IntTuple,
+    stride: &IntTuple,
+    layout: &Layout,
+) -> Result<Option<(IntTuple, IntTuple)>> {
+    match (c, shape, stride) {
+        (SliceCoord::Free, s, d) => Ok(Some((s.clone(), d.clone()))),
+        (SliceCoord::Int(_), _, _) => Ok(None),
+        (SliceCoord::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if cs.len() == ss.len() => {
+            let mut parts = Vec::new();
+            for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
+                parts.extend(free_part(c, s, d, layout)?);
+            }
+            Ok(match parts.len() {
+                0 => None,
+                1 => parts.pop(),
+                _ => {
+                    let (s, d) = parts.into_iter().unzip();
+                    Some((IntTuple::Tuple(s), IntTuple::Tuple(d)))
+                }
+            })
+        }
+        _ => Err(LayoutError::CoordinateRank { coord: c.to_string(), shape: layout.shape().to_string() }),
+    }
+}

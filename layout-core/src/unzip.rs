@@ -1,0 +1,62 @@
+//! The rearrangements shared by divides and products: `hier_unzip` gathers the by-mode
+//! results `((A,a),(B,b))` into `((A,B),(a,b))`; the tiled and flat forms unpack them.
+
+use crate::error::{LayoutError, Result};
+use crate::layout::Layout;
+use crate::tiler::Tiler;
+
+/// Applies a rank-2 `splitter` (logical divide or product) mode by mode and zips the
+/// results: `((first parts…), (second parts…, untiled modes…))`; `_` contributes `(1:0, A_i)`.
+pub(crate) fn hier_unzip(
+    a: &Layout,
+    t: &Tiler,
+    splitter: &dyn Fn(&Layout, &Layout) -> Result<Layout>,
+) -> Result<Layout> {
+    let m = match t {
+        Tiler::Layout(b) => return splitter(a, b),
+        Tiler::Modes(m) => m,
+    };
+    let modes = a.modes();
+    if m.len() > modes.len() {
+        return Err(LayoutError::TooManyModes {
+            what: "tiler",
+            arg: t.to_string(),
+            arg_rank: m.len(),
+            layout: a.to_string(),
+            rank: modes.len(),
+        });
+    }
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for (ai, ti) in modes.iter().zip(m) {
+        let split = match ti {
+            Some(ti) => hier_unzip(ai, ti, splitter)?,
+            None => Layout::concat([Layout::scalar(1, 0)?, ai.clone()]),
+        };
+        first.push(split.mode(0)?);
+        second.push(split.mode(1)?);
+    }
+    second.extend(modes[m.len()..].iter().cloned());
+    Ok(Layout::concat([Layout::concat(first), Layout::concat(second)]))
+}
+
+/// `((tiles…), rest_0, rest_1, …)` from a zipped result (pycute's `tiled_divide`).
+pub(crate) fn tiled_unpack(zipped: &Layout) -> Layout {
+    let modes = zipped.modes();
+    let mut out = vec![modes[0].clone()];
+    out.extend(modes.get(1).map(Layout::modes).unwrap_or_default());
+    Layout::concat(out)
+}
+
+/// `(tile_0, …, rest_0, …)` from a zipped result, as CuTe C++ slices it with
+/// `(repeat<R0>(_), repeat<R1>(_))`: a part of rank 1 is kept whole.
+pub(crate) fn flat_unpack(zipped: &Layout) -> Layout {
+    let mut out = Vec::new();
+    for part in zipped.modes() {
+        if part.rank() == 1 {
+            out.push(part);
+        } else {
+            out.extend(part.modes());
+        }
+    }
+    Layout::concat(out)
+}

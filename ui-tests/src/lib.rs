@@ -1,0 +1,1 @@
+//! trybuild cases for the `layout!` macro arrive with the macro issue.
