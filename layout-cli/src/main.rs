@@ -18,7 +18,7 @@ const USAGE: &str = "usage: layout <eval|table> (EXPR | --batch)
   functions     list the operations of the expression language";
 
 /// The largest layout `table` prints.
-const TABLE_LIMIT: i64 = 1 << 24;
+const TABLE_LIMIT: i64 = layout_core::Layout::TABLE_LIMIT;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

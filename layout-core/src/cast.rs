@@ -5,9 +5,9 @@ use crate::checked;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
 
-/// `upcast<N>(L)`: per leaf `s:d`, `shape_div(s, shape_div(N, |d|)) : sign(d)·shape_div(|d|, N)`
-/// (a stride-0 leaf stays), so that `N·R(c) = L(c·⌈N/d⌉)`. Requires every non-zero stride to
-/// divide or be a multiple of N, and every extent to divide or be a multiple of `N/|d|`.
+/// `upcast<N>(L)`: per leaf `s:d`, `⌈s/⌈N/|d|⌉⌉ : sign(d)·max(|d|/N, 1)` (a stride-0 leaf
+/// stays), so that `N·R(c) = L(c·⌈N/d⌉)`: an extent that `N/|d|` does not divide is rounded up,
+/// as CuTe C++ does. Requires every non-zero stride to divide or be a multiple of N.
 pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
     if n < 1 {
         return Err(LayoutError::FactorNotPositive { op: "upcast", n });
@@ -23,10 +23,7 @@ pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
             return Err(LayoutError::CastStride { op: "upcast", layout: layout.to_string(), n, stride: d });
         }
         let ratio = if n % ad == 0 { n / ad } else { 1 };
-        if s % ratio != 0 && ratio % s != 0 {
-            return Err(LayoutError::CastShape { op: "upcast", layout: layout.to_string(), n, shape: s, ratio });
-        }
-        let shape = if s % ratio == 0 { s / ratio } else { 1 };
+        let shape = checked::ceil_div(s, ratio);
         let stride = if ad % n == 0 { ad / n } else { 1 };
         leaves.push((shape, d.signum() * stride));
     }

@@ -18,15 +18,10 @@ pub(crate) fn merge_modes(modes: &[(i64, i64)], keep_last: bool) -> Vec<(i64, i6
             _ => out.push((s, d)),
         }
     }
-    if keep_last {
-        if let Some(&(1, d)) = modes.last() {
-            let extends = match out.last() {
-                Some(&(s0, d0)) => s0.checked_mul(d0) == Some(d),
-                None => false,
-            };
-            if !extends && (d != 0 || !out.is_empty()) {
-                out.push((1, d));
-            }
+    if let (true, Some(&(1, d))) = (keep_last, modes.last()) {
+        let extends = out.last().is_some_and(|&(s0, d0)| s0.checked_mul(d0) == Some(d));
+        if !extends && (d != 0 || !out.is_empty()) {
+            out.push((1, d));
         }
     }
     out

@@ -44,13 +44,14 @@ fn common_prefix(a: &Layout, inv: &Layout) -> Result<i64> {
 }
 
 /// `nullspace(L)`: the injective layout whose image is `{i : L(i) = 0}`, in increasing order:
-/// the stride-0 modes of `coalesce(L)`, each with the stride of its index position.
+/// the stride-0 leaves of L, each with the stride of its index position (CuTe C++ keeps the
+/// leaves as they are, size-1 leaves with stride 0).
 pub fn nullspace(layout: &Layout) -> Result<Layout> {
     let mut pos = 1i64;
     let mut out = Vec::new();
-    for (s, d) in coalesce(layout).flat_modes() {
-        if d == 0 && s > 1 {
-            out.push((s, pos));
+    for (s, d) in layout.flat_modes() {
+        if d == 0 {
+            out.push((s, if s == 1 { 0 } else { pos }));
         }
         pos = checked::mul(pos, s)?;
     }

@@ -37,7 +37,12 @@ pub fn complement_modes(layout: &Layout, cotarget: i64) -> Result<Layout> {
     let mut out = Vec::with_capacity(modes.len() + 1);
     for (s, d) in modes {
         if d < extent {
-            return Err(LayoutError::ComplementNotInjective { layout: layout.to_string(), shape: s, stride: d, extent });
+            return Err(LayoutError::ComplementNotInjective {
+                layout: layout.to_string(),
+                shape: s,
+                stride: d,
+                extent,
+            });
         }
         if d % extent != 0 {
             return Err(LayoutError::ComplementNotExact { layout: layout.to_string(), stride: d, extent });

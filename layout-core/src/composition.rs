@@ -49,6 +49,9 @@ pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
     }
 }
 
+/// The result's flat modes and the digits the walk touched.
+type Walk = (Vec<(i64, i64)>, Vec<Digit>);
+
 struct Ctx<'a> {
     a: &'a Layout,
     /// Flat modes of coalesced A; the last one is unbounded.
@@ -69,7 +72,7 @@ impl Ctx<'_> {
     }
 
     /// The base case `A ∘ s:d`: the result's flat modes and the digits the walk touched.
-    fn walk(&self, s: i64, d: i64) -> Result<(Vec<(i64, i64)>, Vec<Digit>)> {
+    fn walk(&self, s: i64, d: i64) -> Result<Walk> {
         let (last_shape_idx, last_stride) = (self.ca.len() - 1, self.ca[self.ca.len() - 1].1);
         if d == 0 {
             return Ok((vec![(s, 0)], vec![]));

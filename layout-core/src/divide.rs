@@ -13,23 +13,32 @@ use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 /// Requires `B★` to be a bijection onto `[0, |A|)` (policy 3): B injective, its complement
 /// exact, and no element past `|A|` (a tiler that does not divide A would overrun it).
 pub fn logical_divide(a: &Layout, b: &Layout) -> Result<Layout> {
+    divide_by(a, b, "logical_divide", true)
+}
+
+/// `A ∘ (B, complement(B, |A|))`. `exact` demands that `(B, complement)` be a bijection onto
+/// `[0, |A|)`; otherwise (CuTe C++'s ceil-div tiles) the last tile may reach past A's domain,
+/// where A's extension (last mode unbounded) gives the values.
+fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<Layout> {
     let n = a.size();
-    let c = complement(b, n).map_err(|e| LayoutError::TilerNotBijective {
-        op: "logical_divide",
-        tiler: b.to_string(),
-        layout: a.to_string(),
-        reason: e.to_string(),
-    })?;
+    let not_bijective =
+        |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
+    let c = complement(b, n).map_err(|e| not_bijective(e.to_string()))?;
     let star = Layout::concat([b.clone(), c]);
-    if star.size() != n {
-        return Err(LayoutError::TilerOverrun {
-            op: "logical_divide",
-            tiler: b.to_string(),
-            layout: a.to_string(),
-            size: n,
-            star_size: star.size(),
-            overrun: star.size() - n,
-        });
+    if exact {
+        if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
+            return Err(not_bijective(format!("its broadcast mode of extent {s} (stride 0) repeats tiles")));
+        }
+        if star.size() != n {
+            return Err(LayoutError::TilerOverrun {
+                op,
+                tiler: b.to_string(),
+                layout: a.to_string(),
+                size: n,
+                star_size: star.size(),
+                overrun: star.size() - n,
+            });
+        }
     }
     composition(a, &star)
 }
@@ -56,6 +65,10 @@ pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 }
 
 /// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked.
+/// As in CuTe C++, a tiler need not divide A: the last tile may reach past A's domain
+/// (ceil-div tiles, values from A's extension); B must still be injective with an exact
+/// complement and every composition admissible.
 pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Ok(flat_unpack(&zipped_divide(a, t)?))
+    let ceil_div_tiles = |a: &Layout, b: &Layout| divide_by(a, b, "flat_divide", false);
+    Ok(flat_unpack(&hier_unzip(a, t, &ceil_div_tiles)?))
 }

@@ -103,7 +103,9 @@ pub enum LayoutError {
     )]
     LeftInverseOverlap { layout: String, shape: i64, stride: i64, reach: i64, next: i64 },
 
-    #[error("{op}<{n}>: stride {stride} of `{layout}` neither divides nor is a multiple of {n} (divisibility condition)")]
+    #[error(
+        "{op}<{n}>: stride {stride} of `{layout}` neither divides nor is a multiple of {n} (divisibility condition)"
+    )]
     CastStride { op: &'static str, layout: String, n: i64, stride: i64 },
 
     #[error(
@@ -128,6 +130,9 @@ pub enum LayoutError {
 
     #[error("the order `{order}` is not weakly congruent to the shape `{shape}`")]
     OrderProfile { shape: String, order: String },
+
+    #[error("`{size}` elements are too many to enumerate (the limit is {limit})")]
+    TooLarge { size: i64, limit: i64 },
 
     #[error("with_shape: `{shape}` has {shape_size} elements but `{layout}` has {size}")]
     WithShapeSize { layout: String, shape: String, shape_size: i64, size: i64 },
@@ -167,9 +172,9 @@ impl LayoutError {
                 "use a tiler whose size divides {size} (the tiles and their complement must cover exactly {size}, \
                  not {star_size})"
             )),
-            ComplementNotExact { .. } => Some(
-                "make each stride a multiple of the extent the smaller modes cover (shape × stride)".into(),
-            ),
+            ComplementNotExact { .. } => {
+                Some("make each stride a multiple of the extent the smaller modes cover (shape × stride)".into())
+            }
             ComplementNotInjective { .. } => Some("remove the overlapping mode, or filter the layout first".into()),
             NegativeStride { .. } => Some("reverse the mode with a positive stride instead".into()),
             TooManyModes { rank, .. } => Some(format!("give at most {rank} modes")),

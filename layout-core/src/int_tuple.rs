@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::error::{LayoutError, Result};
 use crate::checked;
+use crate::error::{LayoutError, Result};
 
 /// An integer or a tuple of `IntTuple`s (CuTe's `IntTuple`, the paper's HTuple over Z).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -103,7 +103,7 @@ impl IntTuple {
 
     /// Product of all leaves (the size of a shape); overflow is an error.
     pub fn product(&self) -> Result<i64> {
-        self.leaves().into_iter().try_fold(1i64, |acc, v| checked::mul(acc, v))
+        self.leaves().into_iter().try_fold(1i64, checked::mul)
     }
 
     /// Congruence `P ~ S`: same profile (both leaves, or tuples of equal rank with
@@ -121,9 +121,7 @@ impl IntTuple {
     pub fn weakly_congruent(&self, other: &IntTuple) -> bool {
         match (self, other) {
             (Int(_), _) => true,
-            (Tuple(a), Tuple(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.weakly_congruent(y))
-            }
+            (Tuple(a), Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.weakly_congruent(y)),
             _ => false,
         }
     }
@@ -214,9 +212,7 @@ pub fn inner_product(crd: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Res
             if c.len() != s.len() {
                 return Err(rank_error(crd, shape));
             }
-            c.iter().zip(s).zip(d).try_fold(0i64, |acc, ((c, s), d)| {
-                checked::add(acc, inner_product(c, s, d)?)
-            })
+            c.iter().zip(s).zip(d).try_fold(0i64, |acc, ((c, s), d)| checked::add(acc, inner_product(c, s, d)?))
         }
         (Tuple(_), _, _) => Err(rank_error(crd, shape)),
         (Int(i), Tuple(s), Tuple(d)) => {

@@ -55,7 +55,13 @@ pub fn left_inverse(layout: &Layout) -> Result<Layout> {
         }
         let reach = checked::mul(s, d)?;
         if reach > next {
-            return Err(LayoutError::LeftInverseOverlap { layout: layout.to_string(), shape: s, stride: d, reach, next });
+            return Err(LayoutError::LeftInverseOverlap {
+                layout: layout.to_string(),
+                shape: s,
+                stride: d,
+                reach,
+                next,
+            });
         }
         out.push((next / d, p));
     }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::checked;
 use crate::error::{LayoutError, Result};
-use crate::int_tuple::{IntTuple, Int, Tuple, idx2crd, inner_product};
+use crate::int_tuple::{Int, IntTuple, Tuple, idx2crd, inner_product};
 
 /// A layout: a shape of positive extents and a congruent stride.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -15,6 +15,9 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The largest layout [`Layout::table`] enumerates.
+    pub const TABLE_LIMIT: i64 = 1 << 26;
+
     /// `shape:stride`. Checks congruence, positive extents and that the size fits in 64 bits.
     pub fn new(shape: IntTuple, stride: IntTuple) -> Result<Layout> {
         if !shape.congruent(&stride) {
@@ -87,9 +90,7 @@ impl Layout {
 
     /// `max offset + 1` over the domain (for non-negative strides, `L(|L|-1) + 1`).
     pub fn cosize(&self) -> Result<i64> {
-        self.flat_modes().iter().try_fold(1i64, |acc, &(s, d)| {
-            checked::add(acc, checked::mul(s - 1, d.max(0))?)
-        })
+        self.flat_modes().iter().try_fold(1i64, |acc, &(s, d)| checked::add(acc, checked::mul(s - 1, d.max(0))?))
     }
 
     /// The flattened `(shape, stride)` leaves, left to right.
@@ -107,12 +108,7 @@ impl Layout {
 
     /// The top-level modes as layouts.
     pub fn modes(&self) -> Vec<Layout> {
-        self.shape
-            .modes()
-            .into_iter()
-            .zip(self.stride.modes())
-            .map(|(s, d)| Layout::from_parts(s, d))
-            .collect()
+        self.shape.modes().into_iter().zip(self.stride.modes()).map(|(s, d)| Layout::from_parts(s, d)).collect()
     }
 
     /// The same function with all hierarchy removed (a scalar layout stays scalar).
@@ -168,8 +164,11 @@ impl Layout {
         idx2crd(i, &self.shape)
     }
 
-    /// `[L(0), …, L(|L|-1)]`.
+    /// `[L(0), …, L(|L|-1)]`, for layouts of at most [`Layout::TABLE_LIMIT`] elements.
     pub fn table(&self) -> Result<Vec<i64>> {
+        if self.size() > Self::TABLE_LIMIT {
+            return Err(LayoutError::TooLarge { size: self.size(), limit: Self::TABLE_LIMIT });
+        }
         let modes = self.flat_modes();
         let mut out = Vec::with_capacity(usize::try_from(self.size()).unwrap_or(0));
         out.push(0i64);

@@ -41,8 +41,7 @@ pub use layout::Layout;
 pub use notation::{Value, evaluate, parse_int_tuple, parse_layout, parse_tiler};
 pub use ordered::{make_layout_like, make_ordered_layout, tile_to_shape, with_shape};
 pub use product::{
-    blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product,
-    zipped_product,
+    blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product, zipped_product,
 };
 pub use slice::{SliceCoord, slice};
 pub use tiler::Tiler;

@@ -2,7 +2,6 @@
 //! re-shaping.
 
 use crate::checked;
-use crate::coalesce::coalesce_by_mode;
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
@@ -11,7 +10,7 @@ use crate::product::{blocked_product, pad};
 
 /// `make_ordered_layout(shape, order)`: the compact layout whose modes are laid out in
 /// increasing `order` (ties left to right); a leaf of `order` may stand for a sub-shape,
-/// which is then column-major. Requires `order` weakly congruent to `shape`.
+/// which is then column-major; size-1 modes get stride 0 (as CuTe C++ prints them). Requires `order` weakly congruent to `shape`.
 pub fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout> {
     if !order.weakly_congruent(shape) {
         return Err(LayoutError::OrderProfile { shape: shape.to_string(), order: order.to_string() });
@@ -46,7 +45,7 @@ fn build_strides(shape: &IntTuple, order: &IntTuple, starts: &mut impl Iterator<
         (s, _) => {
             let mut acc = starts.next().unwrap_or(1);
             let mut f = |x: i64| {
-                let v = acc;
+                let v = if x == 1 { 0 } else { acc };
                 acc = acc.saturating_mul(x);
                 v
             };
@@ -65,7 +64,7 @@ pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
 }
 
 /// `tile_to_shape(block, shape)`: repeats `block` (padded to the shape's rank) column-major
-/// until each mode has the target's size; `blocked_product` then by-mode coalesce.
+/// until each mode has the target's size: `blocked_product(block, column-major repeats)`.
 /// Requires `rank(block) ≤ rank(shape)` and each block mode size to divide the target's.
 pub fn tile_to_shape(block: &Layout, shape: &IntTuple) -> Result<Layout> {
     let r = shape.rank();
@@ -93,8 +92,9 @@ pub fn tile_to_shape(block: &Layout, shape: &IntTuple) -> Result<Layout> {
         reps.push(IntTuple::Int(target / m.size()));
     }
     let reps = if shape.is_int() { reps.remove(0) } else { IntTuple::Tuple(reps) };
-    let grid = Layout::column_major(reps.clone())?;
-    coalesce_by_mode(&blocked_product(&padded, &grid)?, &reps)
+    // CuTe's compact column-major layout gives size-1 modes the stride 0.
+    let grid = make_ordered_layout(&reps, &reps.map_leaves(&mut |_| 0))?;
+    blocked_product(&padded, &grid)
 }
 
 /// `with_shape(L, shape)` = `L ∘ make_layout(shape)`: L re-read through a column-major shape

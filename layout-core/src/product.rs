@@ -62,10 +62,9 @@ fn zip_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
     let r = a.rank().max(b.rank());
     let (ap, bp) = (pad(a, r)?, pad(b, r)?);
     let p = logical_product(&ap, &bp)?;
-    let (blocks, grids) = (p.mode(0)?.modes(), p.mode(1)?.modes());
-    let zipped = blocks.into_iter().zip(grids).map(|(x, g)| if raked { Layout::concat([g, x]) } else { Layout::concat([x, g]) });
-    let modes: Vec<Layout> = zipped.collect();
-    Ok(if r == 1 { modes[0].clone() } else { Layout::concat(modes) })
+    let (blocks, grids) = (p.mode(0)?, p.mode(1)?);
+    let (first, second) = if raked { (grids, blocks) } else { (blocks, grids) };
+    Ok(Layout::concat(first.modes().into_iter().zip(second.modes()).map(|(x, y)| Layout::concat([x, y]))))
 }
 
 /// CuTe's `append<r>(L)`: pad with `1:0` modes up to rank r (a scalar becomes a tuple when r > 1).

@@ -20,7 +20,9 @@ impl Tiler {
     pub fn from_shape(shape: &IntTuple) -> Result<Tiler> {
         Ok(match shape {
             IntTuple::Int(n) => Tiler::Layout(Layout::scalar(*n, 1)?),
-            IntTuple::Tuple(t) => Tiler::Modes(t.iter().map(|s| Tiler::from_shape(s).map(Some)).collect::<Result<_>>()?),
+            IntTuple::Tuple(t) => {
+                Tiler::Modes(t.iter().map(|s| Tiler::from_shape(s).map(Some)).collect::<Result<_>>()?)
+            }
         })
     }
 }

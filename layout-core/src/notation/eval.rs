@@ -117,7 +117,10 @@ fn tuple_value(vals: Vec<Value>, items: &[Expr]) -> Result<Value, ExprError> {
             v => {
                 return Err(ExprError::Type {
                     span: item.span,
-                    message: format!("a tuple holds integers, tuples and `_`, found {}; tilers are written `[…]`", v.kind()),
+                    message: format!(
+                        "a tuple holds integers, tuples and `_`, found {}; tilers are written `[…]`",
+                        v.kind()
+                    ),
                 });
             }
         });
@@ -216,7 +219,9 @@ fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> R
         return Err(ExprError::Type { span: name_span, message: unknown_function(name) });
     };
     if exprs.len() < f.min_args || exprs.len() > f.max_args {
-        let want = if f.min_args == f.max_args { format!("{}", f.min_args) } else if f.max_args == usize::MAX {
+        let want = if f.min_args == f.max_args {
+            format!("{}", f.min_args)
+        } else if f.max_args == usize::MAX {
             format!("at least {}", f.min_args)
         } else {
             format!("{} to {}", f.min_args, f.max_args)
@@ -239,7 +244,10 @@ fn unknown_function(name: &str) -> String {
     if close.is_empty() {
         format!("unknown operation `{name}`")
     } else {
-        format!("unknown operation `{name}`; did you mean {}?", close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", "))
+        format!(
+            "unknown operation `{name}`; did you mean {}?",
+            close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+        )
     }
 }
 
@@ -267,12 +275,20 @@ pub static FUNCTIONS: &[Function] = &[
     f!("stride", "stride(L)", 1, 1, |a| Ok(Value::Tuple(a.layout(0)?.stride().clone()))),
     f!("coalesce", "coalesce(L[, profile])", 1, 2, |a| {
         let l = a.layout(0)?;
-        if a.opt(1) { a.lift(coalesce_by_mode(&l, &a.tuple(1)?)).map(Value::Layout) } else { Ok(Value::Layout(coalesce(&l))) }
+        if a.opt(1) {
+            a.lift(coalesce_by_mode(&l, &a.tuple(1)?)).map(Value::Layout)
+        } else {
+            Ok(Value::Layout(coalesce(&l)))
+        }
     }),
     f!("coalesce_z", "coalesce_z(L)", 1, 1, |a| Ok(Value::Layout(coalesce_extended(&a.layout(0)?)))),
     f!("filter", "filter(L[, profile])", 1, 2, |a| {
         let l = a.layout(0)?;
-        if a.opt(1) { a.lift(filter_by_mode(&l, &a.tuple(1)?)).map(Value::Layout) } else { Ok(Value::Layout(filter(&l))) }
+        if a.opt(1) {
+            a.lift(filter_by_mode(&l, &a.tuple(1)?)).map(Value::Layout)
+        } else {
+            Ok(Value::Layout(filter(&l)))
+        }
     }),
     f!("composition", "composition(A, B)", 2, 2, |a| {
         a.lift(composition_tiler(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)

@@ -7,7 +7,7 @@ use super::lexer::{Tok, Token, lex};
 /// Parses one expression that must span the whole text.
 pub fn parse(text: &str) -> Result<Expr, ExprError> {
     let tokens = lex(text)?;
-    let mut p = Parser { tokens: &tokens, pos: 0, end: text.len() };
+    let mut p = Parser { tokens: &tokens, pos: 0, end: text.len(), depth: 0 };
     if tokens.is_empty() {
         return Err(ExprError::Parse { span: Span::new(0, text.len()), message: "empty expression".into() });
     }
@@ -25,7 +25,11 @@ struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
     end: usize,
+    depth: usize,
 }
+
+/// Deeper nesting than this is an error rather than a stack overflow.
+const MAX_DEPTH: usize = 128;
 
 fn describe(t: &Tok) -> String {
     match t {
@@ -56,7 +60,9 @@ impl Parser<'_> {
                 self.pos += 1;
                 Ok(span)
             }
-            Some(t) => Err(ExprError::Parse { span: t.span, message: format!("expected `{c}`, found {}", describe(&t.tok)) }),
+            Some(t) => {
+                Err(ExprError::Parse { span: t.span, message: format!("expected `{c}`, found {}", describe(&t.tok)) })
+            }
             None => Err(ExprError::Parse {
                 span: opened.unwrap_or(self.eof_span()),
                 message: match opened {
@@ -68,6 +74,20 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr, ExprError> {
+        self.depth += 1;
+        let e = self.expr_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr, ExprError> {
+        if self.depth > MAX_DEPTH {
+            let span = self.peek().map_or(self.eof_span(), |t| t.span);
+            return Err(ExprError::Parse {
+                span,
+                message: format!("expression nested deeper than {MAX_DEPTH} levels"),
+            });
+        }
         let lhs = self.atom()?;
         if self.at(':') {
             self.pos += 1;
@@ -98,7 +118,10 @@ impl Parser<'_> {
 
     fn atom(&mut self) -> Result<Expr, ExprError> {
         let Some(t) = self.peek().cloned() else {
-            return Err(ExprError::Parse { span: self.eof_span(), message: "expected an expression, found the end".into() });
+            return Err(ExprError::Parse {
+                span: self.eof_span(),
+                message: "expected an expression, found the end".into(),
+            });
         };
         self.pos += 1;
         let kind_span = |kind, span| Ok(Expr { kind, span });
@@ -119,7 +142,10 @@ impl Parser<'_> {
             Tok::Punct('[') => {
                 let (items, close) = self.list(']', t.span)?;
                 if items.is_empty() {
-                    return Err(ExprError::Parse { span: t.span.join(close), message: "a tiler needs at least one mode".into() });
+                    return Err(ExprError::Parse {
+                        span: t.span.join(close),
+                        message: "a tiler needs at least one mode".into(),
+                    });
                 }
                 kind_span(ExprKind::Tiler(items), t.span.join(close))
             }
@@ -131,7 +157,10 @@ impl Parser<'_> {
                 }
                 kind_span(ExprKind::Name(name), t.span)
             }
-            tok => Err(ExprError::Parse { span: t.span, message: format!("expected an expression, found {}", describe(&tok)) }),
+            tok => Err(ExprError::Parse {
+                span: t.span,
+                message: format!("expected an expression, found {}", describe(&tok)),
+            }),
         }
     }
 }
