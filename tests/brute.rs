@@ -1,0 +1,1 @@
+//! Brute-force semantics of the algebra (filled in by the laws/exhaustive tests).

@@ -1,0 +1,1 @@
+//! Reading and judging the oracle vectors of `tests/data/`.
