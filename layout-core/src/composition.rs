@@ -142,10 +142,13 @@ impl Ctx<'_> {
                 top[dg.mode] = checked::add(top[dg.mode], checked::mul(dg.count - 1, dg.step)?)?;
             }
         }
-        if top.iter().zip(self.ca).all(|(&t, &(sr, _))| t < sr) {
+        let Some(carry_mode) = top.iter().zip(self.ca).position(|(&t, &(sr, _))| t >= sr) else {
             return Ok(());
-        }
-        for i in 0..self.b.size() {
+        };
+        // A carry is possible in `carry_mode`: try first the point where every mode of B sits
+        // at its largest digit there, then every point.
+        let witness = self.carry_witness(digits, carry_mode)?;
+        for i in std::iter::once(witness).chain(0..self.b.size()) {
             let got = r.eval(i)?;
             let point = self.b.eval(i)?;
             let want = self.a.eval(point)?;
@@ -161,5 +164,22 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The index of B whose flat coordinate puts each mode of B at its largest digit in
+    /// mode `r` of coalesced A (and at 0 in the others).
+    fn carry_witness(&self, digits: &[Vec<Digit>], r: usize) -> Result<i64> {
+        let (mut index, mut position) = (0i64, 1i64);
+        for ((s, _), walk) in self.b.flat_modes().into_iter().zip(digits) {
+            let mut radix = 1i64;
+            for dg in walk {
+                if dg.mode == r {
+                    index = checked::add(index, checked::mul(checked::mul(dg.count - 1, radix)?, position)?)?;
+                }
+                radix = checked::mul(radix, dg.count)?;
+            }
+            position = checked::mul(position, s)?;
+        }
+        Ok(index)
     }
 }

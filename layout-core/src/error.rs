@@ -59,8 +59,8 @@ pub enum LayoutError {
     ShapeDivisibility { lhs: String, rhs: String, mode: usize, remaining: i64, fit: i64, boundary: i64 },
 
     #[error(
-        "composition does not distribute over the modes of `{rhs}`: at index {index} the mode-wise result \
-         gives {got}, but `{lhs}` at `{rhs}`({index}) = {point} is {want}"
+        "composition does not distribute over the modes of B = `{rhs}`: at index {index}, B gives {point} and \
+         A = `{lhs}` maps that to {want}, but the mode-wise composition gives {got}"
     )]
     NotDistributive { lhs: String, rhs: String, index: i64, point: i64, got: i64, want: i64 },
 
