@@ -1,64 +1,126 @@
-//! `layout`: evaluate CuTe layout expressions.
+//! `layout`: evaluate, tabulate, draw and explain CuTe layout expressions.
 //!
 //! ```text
 //! layout eval 'composition((6,2):(8,2), (4,3):(3,1))'    # ((2,2),3):((24,2),8)
 //! layout table '(4,2):(2,1)'                             # 0 2 4 6 1 3 5 7
 //! layout eval --batch < exprs.txt                        # one result or `error: …` per line
+//! layout show '(4,8):(8,1)'                              # a grid like CuTe's print_layout
+//! layout svg --tv '((4,8),2):((16,1),8)' -o tv.svg       # a picture, cells coloured by thread
+//! layout explain 'composition((4,6):(2,3), 6:3)'         # the algorithm's steps, or why not
 //! ```
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use layout_core::notation::{ExprError, FUNCTIONS, Value, evaluate};
+use layout_cli::{eval_line, explain, functions, parse_tile, show, svg, table_line};
 
-const USAGE: &str = "usage: layout <eval|table> (EXPR | --batch)
-  eval EXPR     print the value of EXPR in canonical notation
-  table EXPR    print a layout's offsets at indices 0..size-1, space-separated
-  --batch       read one expression per line from stdin, print one line per input line
-  functions     list the operations of the expression language";
+const USAGE: &str = "usage: layout COMMAND [OPTIONS] (EXPR | --batch)
+commands:
+  eval EXPR       the value of EXPR in canonical notation
+  table EXPR      a layout's offsets at indices 0..size-1, space-separated
+  show EXPR       a layout as a text grid (rows: mode 0, columns: the other modes)
+  svg EXPR        the same grid as an SVG picture (-o FILE to write a file)
+  explain EXPR    the steps of a composition, divide or product, or why it is rejected
+  functions       the operations of the expression language
+options:
+  --batch         (eval, table) one expression per stdin line -> one output line each
+  --tv            (show, svg) EXPR is a thread-value layout (T,V) -> index into a tile
+  --tile MxN      (show, svg with --tv) the tile the indices address, column-major
+  -o FILE         (svg) write the picture to FILE";
 
-/// The largest layout `table` prints.
-const TABLE_LIMIT: i64 = layout_core::Layout::TABLE_LIMIT;
+/// A subcommand: one expression in, the text to print (or the error) out.
+type Command = dyn Fn(&str) -> Result<String, String>;
+
+struct Opts {
+    batch: bool,
+    tv: bool,
+    tile: Option<(i64, i64)>,
+    out: Option<String>,
+    expr: Option<String>,
+}
+
+fn parse_opts(args: &[String]) -> Result<Opts, String> {
+    let mut o = Opts { batch: false, tv: false, tile: None, out: None, expr: None };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--batch" => o.batch = true,
+            "--tv" => o.tv = true,
+            "--tile" => o.tile = Some(parse_tile(it.next().ok_or("--tile needs a value")?)?),
+            "-o" | "--output" => o.out = Some(it.next().ok_or("-o needs a file name")?.clone()),
+            _ if o.expr.is_none() => o.expr = Some(a.clone()),
+            _ => return Err(format!("unexpected argument `{a}` (quote the expression)")),
+        }
+    }
+    Ok(o)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let run: fn(&str) -> Result<String, String> = match args.first().map(String::as_str) {
-        Some("eval") => eval_line,
-        Some("table") => table_line,
-        Some("functions") => {
-            FUNCTIONS.iter().for_each(|f| println!("{}", f.signature));
+    let Some(cmd) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let opts = match parse_opts(&args[1..]) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let run: Box<Command> = match cmd.as_str() {
+        "eval" => Box::new(eval_line),
+        "table" => Box::new(table_line),
+        "show" => Box::new(move |e| show(e, opts.tv, opts.tile)),
+        "svg" => Box::new(move |e| svg(e, opts.tv, opts.tile)),
+        "explain" => Box::new(explain),
+        "functions" => {
+            println!("{}", functions());
             return ExitCode::SUCCESS;
         }
-        Some("-h" | "--help" | "help") => {
+        "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
         }
         _ => {
-            eprintln!("{USAGE}");
+            eprintln!("error: unknown command `{cmd}`\n{USAGE}");
             return ExitCode::from(2);
         }
     };
-    match args.get(1).map(String::as_str) {
-        Some("--batch") if args.len() == 2 => batch(run),
-        Some(expr) if args.len() == 2 => match run(expr) {
-            Ok(out) => {
-                println!("{out}");
+    if opts.batch {
+        return batch(&*run);
+    }
+    let Some(expr) = opts.expr else {
+        eprintln!("error: `{cmd}` needs an expression\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    match run(&expr) {
+        Ok(out) => match opts.out {
+            Some(path) => match std::fs::write(&path, out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write {path}: {e}");
+                    ExitCode::FAILURE
+                }
+            },
+            None => {
+                println!("{}", out.trim_end());
                 ExitCode::SUCCESS
             }
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                ExitCode::FAILURE
-            }
         },
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
+        Err(msg) => {
+            if cmd == "explain" {
+                println!("{msg}");
+            } else {
+                eprintln!("error: {msg}");
+            }
+            ExitCode::FAILURE
         }
     }
 }
 
 /// One output line per input line, whatever happens; never stops early.
-fn batch(run: fn(&str) -> Result<String, String>) -> ExitCode {
+fn batch(run: &Command) -> ExitCode {
     let stdin = io::stdin().lock();
     let mut out = BufWriter::new(io::stdout().lock());
     for line in stdin.lines() {
@@ -67,7 +129,7 @@ fn batch(run: fn(&str) -> Result<String, String>) -> ExitCode {
             Err(e) => Err(format!("unreadable input line: {e}")),
         };
         let written = match line {
-            Ok(v) => writeln!(out, "{v}"),
+            Ok(v) => writeln!(out, "{}", v.replace('\n', " ")),
             Err(msg) => writeln!(out, "error: {}", msg.replace('\n', " ")),
         };
         if written.is_err() {
@@ -75,36 +137,4 @@ fn batch(run: fn(&str) -> Result<String, String>) -> ExitCode {
         }
     }
     if out.flush().is_err() { ExitCode::FAILURE } else { ExitCode::SUCCESS }
-}
-
-fn describe(text: &str, e: &ExprError) -> String {
-    let span = e.span();
-    let at = text.get(span.start..span.end).filter(|s| !s.is_empty() && s.len() < text.len());
-    let mut msg = match at {
-        Some(at) => format!("{e} (at `{at}`)"),
-        None => e.to_string(),
-    };
-    if let Some(help) = e.help() {
-        msg.push_str("; help: ");
-        msg.push_str(&help);
-    }
-    msg
-}
-
-fn eval_line(text: &str) -> Result<String, String> {
-    evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e))
-}
-
-fn table_line(text: &str) -> Result<String, String> {
-    let value = evaluate(text).map_err(|e| describe(text, &e))?;
-    let layout = match value {
-        Value::Layout(l) => l,
-        Value::Tuple(t) if !t.is_int() => layout_core::Layout::column_major(t).map_err(|e| e.to_string())?,
-        v => return Err(format!("`table` needs a layout, found {}", v.kind())),
-    };
-    if layout.size() > TABLE_LIMIT {
-        return Err(format!("the layout has {} elements; `table` prints at most {TABLE_LIMIT}", layout.size()));
-    }
-    let values = layout.table().map_err(|e| e.to_string())?;
-    Ok(values.iter().map(i64::to_string).collect::<Vec<_>>().join(" "))
 }

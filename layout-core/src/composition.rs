@@ -1,6 +1,8 @@
 //! Composition `R = A ∘ B` (paper §3.3): `R(c) = A(B(c))` for every c in B's domain,
 //! with B's shape compatible with R's.
 
+use std::cell::RefCell;
+
 use crate::checked;
 use crate::coalesce::{by_mode, coalesce_extended};
 use crate::error::{LayoutError, Result};
@@ -25,14 +27,22 @@ struct Digit {
 /// A B with several modes distributes, `A ∘ (B0, B1) = (A ∘ B0, A ∘ B1)`, and is accepted only
 /// when that equals `c ↦ A(B(c))` on all of B's domain.
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
+    composition_traced(a, b, None)
+}
+
+/// [`composition`], narrating each step of the algorithm into `log` (for `layout explain`).
+pub fn composition_traced(a: &Layout, b: &Layout, log: Option<&RefCell<Vec<String>>>) -> Result<Layout> {
     b.require_non_negative("composition (right operand)")?;
-    let ca = coalesce_extended(a).flat_modes();
-    let ctx = Ctx { a, ca: &ca, b };
+    let cal = coalesce_extended(a);
+    let ca = cal.flat_modes();
+    let ctx = Ctx { a, ca: &ca, b, log };
+    ctx.say(|| format!("coalesce A = {a} keeping its extension (last mode unbounded): {cal}"));
     let mut digits = Vec::new();
     let r = ctx.compose(b, &mut digits)?;
     if b.flat_modes().iter().filter(|&&(s, d)| s > 1 && d != 0).count() > 1 {
         ctx.check_distributes(&r, &digits)?;
     }
+    ctx.say(|| format!("A ∘ B = {r}"));
     Ok(r)
 }
 
@@ -57,15 +67,32 @@ struct Ctx<'a> {
     /// Flat modes of coalesced A; the last one is unbounded.
     ca: &'a [(i64, i64)],
     b: &'a Layout,
+    log: Option<&'a RefCell<Vec<String>>>,
 }
 
 impl Ctx<'_> {
+    /// Narrates a step; the text is only built when someone listens.
+    fn say(&self, line: impl FnOnce() -> String) {
+        if let Some(log) = self.log {
+            log.borrow_mut().push(line());
+        }
+    }
+
     fn compose(&self, b: &Layout, digits: &mut Vec<Vec<Digit>>) -> Result<Layout> {
         if b.shape().is_int() {
             let (s, d) = b.flat_modes()[0];
+            self.say(|| {
+                format!(
+                    "B mode {}: {s}:{d} walks 0, {d}, …, {} over the modes of coalesced A",
+                    digits.len(),
+                    (s - 1).saturating_mul(d)
+                )
+            });
             let (modes, walk) = self.walk(s, d)?;
             digits.push(walk);
-            return Layout::from_flat(&modes);
+            let r = Layout::from_flat(&modes)?;
+            self.say(|| format!("  A ∘ {s}:{d} = {r}"));
+            return Ok(r);
         }
         let modes = b.modes().iter().map(|m| self.compose(m, digits)).collect::<Result<Vec<_>>>()?;
         Ok(Layout::concat(modes))
@@ -91,6 +118,10 @@ impl Ctx<'_> {
             }
             boundary = checked::mul(boundary, sr)?;
             if rest_stride % sr == 0 {
+                self.say(|| format!(
+                    "  mode {r} ({sr}:{dr}, boundary {boundary}): stride {rest_stride} is a multiple of {sr}: skip it, stride becomes {}",
+                    rest_stride / sr
+                ));
                 rest_stride /= sr;
                 continue;
             }
@@ -108,6 +139,11 @@ impl Ctx<'_> {
                     });
                 }
                 out.push((count, checked::mul(dr, rest_stride)?));
+                self.say(|| format!(
+                    "  mode {r} ({sr}:{dr}, boundary {boundary}): takes {count} of the {rest_shape} elements with stride {rest_stride}{} -> {count}:{}",
+                    if count == rest_shape && (rest_shape - 1) * rest_stride + 1 < sr { ", the walk ends inside the mode" } else { "" },
+                    dr * rest_stride
+                ));
                 digits.push(Digit { mode: r, count, step: rest_stride });
                 rest_shape /= count;
                 rest_stride = 1;
@@ -124,6 +160,10 @@ impl Ctx<'_> {
         }
         if rest_shape > 1 {
             out.push((rest_shape, checked::mul(last_stride, rest_stride)?));
+            self.say(|| format!(
+                "  last mode (stride {last_stride}, unbounded): takes the remaining {rest_shape} elements with stride {rest_stride} -> {rest_shape}:{}",
+                last_stride.saturating_mul(rest_stride)
+            ));
         }
         Ok((out, digits))
     }
@@ -143,8 +183,12 @@ impl Ctx<'_> {
             }
         }
         let Some(carry_mode) = top.iter().zip(self.ca).position(|(&t, &(sr, _))| t >= sr) else {
+            self.say(|| "the modes of B never carry in any mode of coalesced A: the mode-wise result is A ∘ B".into());
             return Ok(());
         };
+        self.say(|| {
+            format!("the modes of B may carry in mode {carry_mode} of coalesced A: compare with A(B(i)) point by point")
+        });
         // A carry is possible in `carry_mode`: try first the point where every mode of B sits
         // at its largest digit there, then every point.
         let witness = self.carry_witness(digits, carry_mode)?;

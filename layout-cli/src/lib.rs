@@ -1,0 +1,83 @@
+//! The `layout` command-line tool as a library: each subcommand is a function from its
+//! arguments to the text it prints, so tests can call them without a process.
+
+pub mod grid;
+pub mod show;
+pub mod svg;
+
+use layout_core::notation::{ExprError, FUNCTIONS, Value, evaluate};
+use layout_core::{IntTuple, Layout};
+
+/// One line of `eval`: the value in canonical notation, or the error message.
+pub fn eval_line(text: &str) -> Result<String, String> {
+    evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e))
+}
+
+/// One line of `table`: the offsets at indices 0..size-1, space-separated.
+pub fn table_line(text: &str) -> Result<String, String> {
+    let layout = layout_of(text)?;
+    let values = layout.table().map_err(|e| e.to_string())?;
+    Ok(values.iter().map(i64::to_string).collect::<Vec<_>>().join(" "))
+}
+
+/// `show`: the text grid (`tv`: a thread-value layout over its tile).
+pub fn show(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<String, String> {
+    let layout = layout_of(text)?;
+    let g = if tv { grid::thread_values(&layout, tile)? } else { grid::offsets(&layout)? };
+    Ok(show::render(&g))
+}
+
+/// `svg`: the picture.
+pub fn svg(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<String, String> {
+    let layout = layout_of(text)?;
+    let g = if tv { grid::thread_values(&layout, tile)? } else { grid::offsets(&layout)? };
+    Ok(svg::render(&g))
+}
+
+/// `explain`: the narrated steps; `Err` (with the same narration) when the operation is rejected.
+pub fn explain(text: &str) -> Result<String, String> {
+    let e = layout_core::explain(text).map_err(|e| describe(text, &e))?;
+    let out = e.steps.join("\n");
+    if e.result.is_ok() { Ok(out) } else { Err(out) }
+}
+
+/// The signatures of every operation.
+pub fn functions() -> String {
+    FUNCTIONS.iter().map(|f| f.signature).collect::<Vec<_>>().join("\n")
+}
+
+fn layout_of(text: &str) -> Result<Layout, String> {
+    match evaluate(text).map_err(|e| describe(text, &e))? {
+        Value::Layout(l) => Ok(l),
+        Value::Tuple(t) if !t.is_int() => Layout::column_major(t).map_err(|e| e.to_string()),
+        v => Err(format!("expected a layout, found {}", v.kind())),
+    }
+}
+
+/// An error message with the offending source text and the help line.
+pub fn describe(text: &str, e: &ExprError) -> String {
+    let span = e.span();
+    let at = text.get(span.start..span.end).filter(|s| !s.is_empty() && s.len() < text.len());
+    let mut msg = match at {
+        Some(at) => format!("{e} (at `{at}`)"),
+        None => e.to_string(),
+    };
+    if let Some(help) = e.help() {
+        msg.push_str("; help: ");
+        msg.push_str(&help);
+    }
+    msg
+}
+
+/// Parses `MxN` or `(M,N)` as a tile shape.
+pub fn parse_tile(s: &str) -> Result<(i64, i64), String> {
+    let t = s.replace(['x', 'X'], ",");
+    let t = if t.starts_with('(') { t } else { format!("({t})") };
+    match layout_core::parse_int_tuple(&t) {
+        Ok(IntTuple::Tuple(v)) if v.len() == 2 => match (v[0].as_int(), v[1].as_int()) {
+            (Some(m), Some(n)) if m > 0 && n > 0 => Ok((m, n)),
+            _ => Err(format!("--tile takes two positive extents, got `{s}`")),
+        },
+        _ => Err(format!("--tile takes `MxN` or `(M,N)`, got `{s}`")),
+    }
+}
