@@ -34,6 +34,9 @@ pub const MAX_SIDE: i64 = 1024;
 /// Rows = mode 0, columns = the other modes; `L(r, c)` in each cell.
 pub fn offsets(l: &Layout) -> Result<Grid, String> {
     let modes = l.modes();
+    if modes.is_empty() {
+        return Err(format!("`{l}` has no modes to draw"));
+    }
     let (rows, cols) = if l.shape().is_int() { (1, l.size()) } else { (modes[0].size(), l.size() / modes[0].size()) };
     check_side(rows, cols)?;
     let mut cells = Vec::with_capacity((rows * cols) as usize);

@@ -1,0 +1,132 @@
+//! The expression language: parse errors carry the byte span of the offending text, algebra
+//! errors the span of the operand they blame, and printed values parse back.
+
+use layout_core::notation::{ExprError, Span, Value, evaluate, parse};
+use layout_core::{LayoutError, Tiler, parse_layout, parse_tiler};
+
+/// The source text an error points at.
+fn at(text: &str) -> (String, String) {
+    let e = evaluate(text).expect_err(text);
+    let Span { start, end } = e.span();
+    (text[start..end].to_string(), e.to_string())
+}
+
+#[test]
+fn parse_errors_point_at_the_token() {
+    assert_eq!(at("(4,8):(1,4").0, "(");
+    assert!(at("(4,8):(1,4").1.contains("unclosed"));
+    assert_eq!(at("(4,8) $ 2").0, "$");
+    assert_eq!(at("(4,8):(1,4) 7").0, "7");
+    assert_eq!(at("(4,,8)").0, ",");
+    assert_eq!(at("99999999999999999999").0, "99999999999999999999");
+    assert!(at("99999999999999999999").1.contains("64 bits"));
+    assert_eq!(at("-x").0, "-");
+    assert!(at("").1.contains("empty"));
+    assert!(matches!(parse("[]"), Err(ExprError::Parse { .. })));
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let text = "(".repeat(10_000) + &")".repeat(10_000);
+    assert!(at(&text).1.contains("nested deeper"));
+}
+
+#[test]
+fn type_errors_point_at_the_argument() {
+    assert_eq!(at("composition(4:1, 2:1, 3:1)").0, "composition(4:1, 2:1, 3:1)");
+    assert!(at("composition(4:1)").1.contains("takes 2 arguments"));
+    assert_eq!(at("cmposition(4:1, 2:1)").0, "cmposition");
+    assert!(at("cmposition(4:1, 2:1)").1.contains("unknown operation"));
+    assert_eq!(at("upcast((4,8):(1,4), (2,2))").0, "(2,2)");
+    assert_eq!(at("size([4:1,_])").0, "[4:1,_]");
+    assert_eq!(at("(4,[2:1])").0, "[2:1]");
+    assert_eq!(at("Foo").1, "unknown name `Foo`");
+    assert!(at("composition").1.contains("call it as"));
+    assert_eq!(at("(4,-8):(1,4)").0, "(4,-8)");
+    assert_eq!(at("(4,8):(1,(4,2))").0, "(4,8):(1,(4,2))");
+}
+
+#[test]
+fn algebra_errors_point_at_the_blamed_operand() {
+    let text = "composition((4,6):(2,3), 6:3)";
+    let e = evaluate(text).unwrap_err();
+    assert_eq!(&text[e.span().start..e.span().end], "6:3");
+    assert!(matches!(e, ExprError::Layout { error: LayoutError::StrideDivisibility { .. }, .. }));
+    assert!(e.help().is_some());
+    let text = "complement((2,2):(1,1), 8)";
+    let e = evaluate(text).unwrap_err();
+    assert_eq!(&text[e.span().start..e.span().end], "(2,2):(1,1)");
+    let text = "logical_divide((6,4):(1,6), 5:1)";
+    let e = evaluate(text).unwrap_err();
+    assert_eq!(&text[e.span().start..e.span().end], "5:1");
+    assert!(e.to_string().contains("overrun the 24 elements by 1"), "{e}");
+}
+
+#[test]
+fn printed_values_parse_back() {
+    for text in [
+        "8:3",
+        "(8):(3)",
+        "((2,4),3):((1,6),2)",
+        "(4,8):(-1,0)",
+        "():()",
+        "((2),((3,4))):((1),((2,6)))",
+        "[4:1,_,[2:1,2:2]]",
+        "((2,3),(4,(5)))",
+        "(1,_,(_,2))",
+        "-7",
+    ] {
+        let v = evaluate(text).unwrap();
+        assert_eq!(v.to_string(), text);
+        assert_eq!(evaluate(&v.to_string()).unwrap(), v);
+    }
+}
+
+#[test]
+fn bare_shapes_are_column_major_layouts_and_shape_tilers() {
+    assert_eq!(parse_layout("(4,8)").unwrap().to_string(), "(4,8):(1,4)");
+    assert_eq!(parse_layout("((2,3),4)").unwrap().to_string(), "((2,3),4):((1,2),6)");
+    assert_eq!(parse_tiler("(4,8)").unwrap().to_string(), "[4:1,8:1]");
+    assert!(matches!(parse_tiler("3:2").unwrap(), Tiler::Layout(_)));
+    assert_eq!(evaluate("size((4,8))").unwrap(), Value::Tuple(32.into()));
+}
+
+#[test]
+fn whitespace_is_insignificant() {
+    let a = evaluate(" composition ( ( 6 , 2 ) : ( 8 , 2 ) ,\n\t(4,3):(3,1) ) ").unwrap();
+    assert_eq!(a.to_string(), "((2,2),3):((24,2),8)");
+}
+
+#[test]
+fn the_operations_of_the_language_all_evaluate() {
+    for (text, want) in [
+        ("rank(((2,4),3):((1,6),2))", "2"),
+        ("depth(((2,4),3):((1,6),2))", "2"),
+        ("cosize((4,8):(1,5))", "39"),
+        ("shape((4,8):(1,5))", "(4,8)"),
+        ("stride((4,8):(1,5))", "(1,5)"),
+        ("coalesce_z((2,1,6,1):(1,7,8,0))", "(2,6,1):(1,8,0)"),
+        ("filter((2,1,6,1):(1,7,0,0))", "2:1"),
+        ("make_layout(4:1, (2,3):(4,8))", "(4,(2,3)):(1,(4,8))"),
+        ("make_layout((4,8), (8,1))", "(4,8):(8,1)"),
+        ("flatten(((2,4),3):((1,6),2))", "(2,4,3):(1,6,2)"),
+        ("group((2,3,4):(1,2,6), 1, 3)", "(2,(3,4)):(1,(2,6))"),
+        ("append(4:1, 2:4)", "(4,2):(1,4)"),
+        ("prepend((4,2):(1,4), 3:8)", "(3,4,2):(8,1,4)"),
+        ("get(((2,4),3):((1,6),2), 0, 1)", "4:6"),
+        ("eval(((2,2),(4,2)):((1,8),(2,16)), (2,5))", "26"),
+        ("eval(((2,2),(4,2)):((1,8),(2,16)), ((0,1),(1,1)))", "26"),
+        ("eval(8:3, 10)", "30"),
+        ("idx2crd(11, ((2,3),2))", "((1,2),1)"),
+        ("crd2idx(((1,2),1), ((2,3),2))", "11"),
+        ("crd2crd((1,5), (2,6), ((2,3),2))", "((1,2),1)"),
+        ("congruent((4,8), (5,7))", "true"),
+        ("weakly_congruent(30, ((0,0),0,0))", "true"),
+        ("compatible((2,(3,5)), ((3,2),5))", "false"),
+        ("compatible(30, (2,(3,5)))", "true"),
+        ("make_layout_like((2,3,4):(12,1,3))", "(2,3,4):(12,1,3)"),
+        ("with_shape(16:1, (4,4))", "(4,4):(1,4)"),
+    ] {
+        assert_eq!(evaluate(text).map(|v| v.to_string()).map_err(|e| e.to_string()), Ok(want.to_string()), "{text}");
+    }
+}
