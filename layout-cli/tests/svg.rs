@@ -116,3 +116,14 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(layout_cli::svg("(4,8,2):(1,4,32)", true, None).is_err());
     assert!(layout_cli::svg("((4,8),2):((16,1),8)", true, Some((4, 4))).is_err());
 }
+
+#[test]
+fn the_readme_picture_is_what_the_tool_draws() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/tv-ampere.svg");
+    let committed = std::fs::read_to_string(path).expect("docs/tv-ampere.svg");
+    let drawn = layout_cli::svg("((4,8),2):((16,1),8)", true, Some((8, 8))).unwrap();
+    assert_eq!(
+        committed, drawn,
+        "regenerate with: cargo run -p layout-cli -- svg --tv '((4,8),2):((16,1),8)' --tile 8x8 -o docs/tv-ampere.svg"
+    );
+}
