@@ -4,10 +4,10 @@
 use std::cell::RefCell;
 
 use crate::checked;
-use crate::coalesce::{by_mode, coalesce_extended};
+use crate::coalesce::coalesce_extended;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
-use crate::tiler::Tiler;
+use crate::tiler::{Tiler, apply_by_mode};
 
 /// One step of the walk of a rank-1 B over a mode of coalesced A: `count` elements that
 /// advance the mode's coordinate by `step`.
@@ -50,13 +50,7 @@ pub fn composition_traced(a: &Layout, b: &Layout, log: Option<&RefCell<Vec<Strin
 /// mode (`A ∘ ⟨B,C⟩ = (A0 ∘ B, A1 ∘ C)`), `_` and modes past the tiler stay as they are.
 /// Requires `rank(T) ≤ rank(A)`.
 pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    match t {
-        Tiler::Layout(b) => composition(a, b),
-        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
-            Some(t) => composition_tiler(mode, t),
-            None => Ok(mode.clone()),
-        }),
-    }
+    apply_by_mode(a, t, &composition)
 }
 
 /// The result's flat modes and the digits the walk touched.

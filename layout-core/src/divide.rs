@@ -1,12 +1,11 @@
 //! Divides (paper §3.5.2): `A ⊘ B = A ∘ (B, complement(B, |A|))`, mode 0 the tile, mode 1
 //! the rest; and the zipped / tiled / flat rearrangements of CuTe C++.
 
-use crate::coalesce::by_mode;
 use crate::complement::complement;
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
-use crate::tiler::Tiler;
+use crate::tiler::{Tiler, apply_by_mode};
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_divide(A, B)` for a layout tiler: `A ∘ B★` with `B★ = (B, complement(B, |A|))`.
@@ -45,13 +44,7 @@ fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<La
 
 /// `logical_divide(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
 pub fn logical_divide_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    match t {
-        Tiler::Layout(b) => logical_divide(a, b),
-        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
-            Some(t) => logical_divide_tiler(mode, t),
-            None => Ok(mode.clone()),
-        }),
-    }
+    apply_by_mode(a, t, &logical_divide)
 }
 
 /// `zipped_divide(A, T)`: `((tiles…), (rests…, untiled modes…))`.

@@ -247,16 +247,19 @@ impl fmt::Display for IntTuple {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Int(v) => write!(f, "{v}"),
-            Tuple(t) => {
-                f.write_str("(")?;
-                for (k, c) in t.iter().enumerate() {
-                    if k > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{c}")?;
-                }
-                f.write_str(")")
-            }
+            Tuple(t) => write_tuple(f, t),
         }
     }
+}
+
+/// `(a,b,…)` with no spaces; a rank-1 tuple as `(a)`.
+pub(crate) fn write_tuple<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("(")?;
+    for (k, c) in items.iter().enumerate() {
+        if k > 0 {
+            f.write_str(",")?;
+        }
+        write!(f, "{c}")?;
+    }
+    f.write_str(")")
 }

@@ -2,12 +2,11 @@
 //! copy of A; and CuTe C++'s zipped / tiled / flat / blocked / raked arrangements.
 
 use crate::checked;
-use crate::coalesce::by_mode;
 use crate::complement::complement;
 use crate::composition::composition;
 use crate::error::Result;
 use crate::layout::Layout;
-use crate::tiler::Tiler;
+use crate::tiler::{Tiler, apply_by_mode};
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)`: mode 0 is A, mode 1 is
@@ -22,13 +21,7 @@ pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
 pub fn logical_product_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    match t {
-        Tiler::Layout(b) => logical_product(a, b),
-        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
-            Some(t) => logical_product_tiler(mode, t),
-            None => Ok(mode.clone()),
-        }),
-    }
+    apply_by_mode(a, t, &logical_product)
 }
 
 /// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`.

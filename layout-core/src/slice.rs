@@ -40,16 +40,7 @@ impl fmt::Display for SliceCoord {
         match self {
             SliceCoord::Int(v) => write!(f, "{v}"),
             SliceCoord::Free => f.write_str("_"),
-            SliceCoord::Tuple(t) => {
-                f.write_str("(")?;
-                for (k, c) in t.iter().enumerate() {
-                    if k > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{c}")?;
-                }
-                f.write_str(")")
-            }
+            SliceCoord::Tuple(t) => crate::int_tuple::write_tuple(f, t),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::coalesce::by_mode;
 use crate::error::Result;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
@@ -24,6 +25,19 @@ impl Tiler {
                 Tiler::Modes(t.iter().map(|s| Tiler::from_shape(s).map(Some)).collect::<Result<_>>()?)
             }
         })
+    }
+}
+
+/// Applies `op` with a layout tiler, or mode by mode for `[T0, T1, …]` (CuTe's by-mode
+/// combinator `A ★ ⟨B,C⟩ = (A0 ★ B, A1 ★ C)`): `_` and modes past the tiler stay as they are.
+/// Requires `rank(T) ≤ rank(A)`.
+pub(crate) fn apply_by_mode(a: &Layout, t: &Tiler, op: &dyn Fn(&Layout, &Layout) -> Result<Layout>) -> Result<Layout> {
+    match t {
+        Tiler::Layout(b) => op(a, b),
+        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
+            Some(t) => apply_by_mode(mode, t, op),
+            None => Ok(mode.clone()),
+        }),
     }
 }
 
