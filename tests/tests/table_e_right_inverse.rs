@@ -1,0 +1,71 @@
+//! ALGEBRA.md §4 table E: right (pseudo-)inverses `L‡` (paper §3.4, Table 5).
+//!
+//! Each row checks the printed form and, by brute force, the defining law `L(L‡(k)) = k` for
+//! `k < |L‡|` (with `L‡(k)` in L's domain) and that `L‡` is the largest: `|L‡|` is the first
+//! offset L misses.
+//!
+//! Deferred to the swizzle/basis issue: E9 `(4,8):(e0,e1)` (E-basis strides) and
+//! E10 `(4,(4,3)):(f1,(f5,f16))` (F2 strides).
+
+mod common;
+
+use common::*;
+
+fn check(l: &str, want: &str) {
+    let r = eval_layout(&format!("right_inverse({l})"));
+    assert_eq!(r.to_string(), want, "right_inverse({l})");
+    assert_right_inverse(&r, &lay(l));
+}
+
+#[test]
+fn e1_right_inverse_of_column_major_is_identity() {
+    check("(4,8):(1,4)", "32:1");
+}
+
+#[test]
+fn e2_right_inverse_of_row_major_is_its_transpose() {
+    check("(4,8):(8,1)", "(8,4):(4,1)");
+    assert!(is_bijection_onto(&lay("(4,8):(8,1)"), 32), "compact: L‡ is the full inverse");
+}
+
+#[test]
+fn e3_right_inverse_with_non_power_of_two_modes() {
+    check("(3,7,5):(5,15,1)", "(5,21):(21,1)");
+}
+
+#[test]
+fn e4_right_inverse_stops_at_the_gap_after_4_offsets() {
+    check("(4,8):(1,5)", "4:1");
+    assert_eq!(mex(&lay("(4,8):(1,5)")), 4);
+}
+
+/// The paper's Table 5 prints `(2,2):(4,8)` (a typo: it maps index 1 to offset 0);
+/// C++ and tensor-layouts give `(2,4):(2,8)`.
+#[test]
+fn e5_right_inverse_skips_broadcast_modes_paper_typo_corrected() {
+    check("((2,2),(2,4)):((0,1),(0,2))", "(2,4):(2,8)");
+    let l = lay("((2,2),(2,4)):((0,1),(0,2))");
+    let typo = lay("(2,2):(4,8)");
+    assert_ne!(at(&l, at(&typo, 1)), 1, "the paper's form fails the law at k = 1");
+}
+
+#[test]
+fn e6_right_inverse_is_trivial_when_image_misses_1() {
+    check("((2,2),(2,4)):((0,2),(0,4))", "1:0");
+    assert!(!image(&lay("((2,2),(2,4)):((0,2),(0,4))")).contains(&1));
+}
+
+#[test]
+fn e7_right_inverse_of_hierarchical_column_layout() {
+    check("(4,(4,2)):(4,(1,16))", "(4,4,2):(4,1,16)");
+}
+
+#[test]
+fn e8_right_inverse_of_interleaved_layout() {
+    check("((2,2),(4,2)):((1,8),(2,16))", "(2,4,2,2):(1,4,2,16)");
+}
+
+#[test]
+fn e11_issue_1355_right_inverse_of_permuted_modes() {
+    check("(2,4,6):(4,1,8)", "(4,2,6):(2,1,8)");
+}
