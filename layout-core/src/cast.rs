@@ -18,7 +18,7 @@ pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
             leaves.push((s, 0));
             continue;
         }
-        let ad = d.abs();
+        let ad = d.checked_abs().ok_or(LayoutError::Overflow { a: -1, op: '*', b: d })?;
         if ad % n != 0 && n % ad != 0 {
             return Err(LayoutError::CastStride { op: "upcast", layout: layout.to_string(), n, stride: d });
         }
@@ -38,12 +38,12 @@ pub fn downcast(layout: &Layout, n: i64) -> Result<Layout> {
         return Err(LayoutError::FactorNotPositive { op: "downcast", n });
     }
     let modes = layout.flat_modes();
-    if n > 1 && !modes.iter().any(|&(_, d)| d.abs() == 1) {
+    if n > 1 && !modes.iter().any(|&(_, d)| d.unsigned_abs() == 1) {
         return Err(LayoutError::DowncastNoUnitStride { layout: layout.to_string(), n });
     }
     let leaves = modes
         .into_iter()
-        .map(|(s, d)| if d.abs() == 1 { Ok((checked::mul(s, n)?, d)) } else { Ok((s, checked::mul(d, n)?)) })
+        .map(|(s, d)| if d.unsigned_abs() == 1 { Ok((checked::mul(s, n)?, d)) } else { Ok((s, checked::mul(d, n)?)) })
         .collect::<Result<Vec<_>>>()?;
     rebuild(layout, &leaves)
 }

@@ -45,8 +45,10 @@ fn common_prefix(a: &Layout, inv: &Layout) -> Result<i64> {
 
 /// `nullspace(L)`: the injective layout whose image is `{i : L(i) = 0}`, in increasing order:
 /// the stride-0 leaves of L, each with the stride of its index position (CuTe C++ keeps the
-/// leaves as they are, size-1 leaves with stride 0).
+/// leaves as they are, size-1 leaves with stride 0). Requires non-negative strides (with
+/// negative ones, other coordinates can cancel to 0).
 pub fn nullspace(layout: &Layout) -> Result<Layout> {
+    layout.require_non_negative("nullspace")?;
     let mut pos = 1i64;
     let mut out = Vec::new();
     for (s, d) in layout.flat_modes() {

@@ -89,7 +89,7 @@ impl Ctx<'_> {
             return Ok(r);
         }
         let modes = b.modes().iter().map(|m| self.compose(m, digits)).collect::<Result<Vec<_>>>()?;
-        Ok(Layout::concat(modes))
+        Layout::concat(modes)
     }
 
     /// The base case `A ∘ s:d`: the result's flat modes and the digits the walk touched.

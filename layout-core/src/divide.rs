@@ -23,7 +23,7 @@ fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<La
     let not_bijective =
         |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
     let c = complement(b, n).map_err(|e| not_bijective(e.to_string()))?;
-    let star = Layout::concat([b.clone(), c]);
+    let star = Layout::concat([b.clone(), c])?;
     if exact {
         if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
             return Err(not_bijective(format!("its broadcast mode of extent {s} (stride 0) repeats tiles")));
@@ -54,14 +54,14 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Ok(tiled_unpack(&zipped_divide(a, t)?))
+    tiled_unpack(&zipped_divide(a, t)?)
 }
 
 /// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked.
 /// As in CuTe C++, a tiler need not divide A: the last tile may reach past A's domain
-/// (ceil-div tiles, values from A's extension); B must still be injective with an exact
-/// complement and every composition admissible.
+/// (ceil-div tiles, values from A's extension), and B may broadcast (stride-0 modes); `filter(B)`
+/// must still be injective with an exact complement and every composition admissible.
 pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
     let ceil_div_tiles = |a: &Layout, b: &Layout| divide_by(a, b, "flat_divide", false);
-    Ok(flat_unpack(&hier_unzip(a, t, &ceil_div_tiles)?))
+    flat_unpack(&hier_unzip(a, t, &ceil_div_tiles)?)
 }

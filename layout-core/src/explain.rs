@@ -128,7 +128,7 @@ fn narrate_complement(l: &Layout, n: i64, name: &str, log: &Log) -> Option<Layou
 
 fn divide(a: &Layout, b: &Layout, exact: bool, log: &Log) -> bool {
     let Some(c) = narrate_complement(b, a.size(), "B", log) else { return false };
-    let star = Layout::concat([b.clone(), c]);
+    let Ok(star) = Layout::concat([b.clone(), c]) else { return false };
     let say = |s: String| log.borrow_mut().push(s);
     if star.size() == a.size() {
         say(format!("B★ = (B, complement) = {star}: {} elements, a bijection onto [0, {})", star.size(), a.size()));

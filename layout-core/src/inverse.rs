@@ -16,7 +16,8 @@ fn positioned(layout: &Layout) -> Result<Vec<(i64, i64, i64)>> {
     Ok(out)
 }
 
-/// `right_inverse(L)` = `L‡`: the largest layout with `L(L‡(k)) = k` for `k < |L‡|`.
+/// `right_inverse(L)` = `L‡`: a layout with `L(L‡(k)) = k` for `k < |L‡|`, the largest one when
+/// L is injective (for a non-injective L the stride chain may stop earlier, as in CuTe C++).
 /// Chain from stride 1: a mode joins while its stride equals the extent reached so far; its
 /// result stride is its index position in L. Stride-0 and size-1 modes never join (CuTe C++;
 /// pycute stops at the first of them instead). Requires non-negative strides.

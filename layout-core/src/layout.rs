@@ -42,9 +42,12 @@ impl Layout {
     }
 
     /// Concatenation `(L0, L1, …)` (CuTe's `make_layout(L0, L1, …)`): always a tuple.
-    pub fn concat(modes: impl IntoIterator<Item = Layout>) -> Layout {
-        let (shape, stride) = modes.into_iter().map(|l| (l.shape, l.stride)).unzip();
-        Layout { shape: Tuple(shape), stride: Tuple(stride) }
+    /// The size is the product of the sizes and must fit in 64 bits.
+    pub fn concat(modes: impl IntoIterator<Item = Layout>) -> Result<Layout> {
+        let (shape, stride): (Vec<_>, Vec<_>) = modes.into_iter().map(|l| (l.shape, l.stride)).unzip();
+        let shape = Tuple(shape);
+        shape.product()?;
+        Ok(Layout { shape, stride: Tuple(stride) })
     }
 
     /// A flat layout from `(shape, stride)` pairs: `1:0` when empty, a scalar layout for a
@@ -123,18 +126,18 @@ impl Layout {
             return Err(LayoutError::GroupRange { layout: self.to_string(), begin, end, rank: modes.len() });
         }
         let mut out: Vec<Layout> = modes[..begin].to_vec();
-        out.push(Layout::concat(modes[begin..end].iter().cloned()));
+        out.push(Layout::concat(modes[begin..end].iter().cloned())?);
         out.extend(modes[end..].iter().cloned());
-        Ok(Layout::concat(out))
+        Layout::concat(out)
     }
 
     /// `(L_0, …, L_{r-1}, other)`.
-    pub fn append(&self, other: &Layout) -> Layout {
+    pub fn append(&self, other: &Layout) -> Result<Layout> {
         Layout::concat(self.modes().into_iter().chain([other.clone()]))
     }
 
     /// `(other, L_0, …, L_{r-1})`.
-    pub fn prepend(&self, other: &Layout) -> Layout {
+    pub fn prepend(&self, other: &Layout) -> Result<Layout> {
         Layout::concat([other.clone()].into_iter().chain(self.modes()))
     }
 

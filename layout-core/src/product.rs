@@ -16,7 +16,7 @@ pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
     b.require_non_negative("logical_product (right operand)")?;
     let cotarget = checked::mul(a.size(), b.cosize()?)?;
     let c = complement(a, cotarget)?;
-    Ok(Layout::concat([a.clone(), composition(&c, b)?]))
+    Layout::concat([a.clone(), composition(&c, b)?])
 }
 
 /// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
@@ -31,12 +31,12 @@ pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)`.
 pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Ok(tiled_unpack(&zipped_product(a, t)?))
+    tiled_unpack(&zipped_product(a, t)?)
 }
 
 /// `flat_product(A, T)`: both modes of the zipped product unpacked.
 pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    Ok(flat_unpack(&zipped_product(a, t)?))
+    flat_unpack(&zipped_product(a, t)?)
 }
 
 /// `blocked_product(A, B)`: A and B padded with `1:0` to the same rank r, then mode i is
@@ -56,8 +56,12 @@ fn zip_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
     let (ap, bp) = (pad(a, r)?, pad(b, r)?);
     let p = logical_product(&ap, &bp)?;
     let (blocks, grids) = (p.mode(0)?, p.mode(1)?);
-    let (first, second) = if raked { (grids, blocks) } else { (blocks, grids) };
-    Ok(Layout::concat(first.modes().into_iter().zip(second.modes()).map(|(x, y)| Layout::concat([x, y]))))
+    // CuTe's zip, pairing by the operands' structure: a scalar operand is one mode (whatever
+    // shape its part of the product took), a tuple operand pairs mode by mode.
+    let parts = |part: Layout, operand: &Layout| if operand.shape().is_int() { vec![part] } else { part.modes() };
+    let (blocks, grids) = (parts(blocks, &ap), parts(grids, &bp));
+    let pairs = blocks.into_iter().zip(grids).map(|(x, g)| Layout::concat(if raked { [g, x] } else { [x, g] }));
+    Layout::concat(pairs.collect::<Result<Vec<_>>>()?)
 }
 
 /// CuTe's `append<r>(L)`: pad with `1:0` modes up to rank r (a scalar becomes a tuple when r > 1).
@@ -69,5 +73,5 @@ pub(crate) fn pad(l: &Layout, r: usize) -> Result<Layout> {
     while modes.len() < r {
         modes.push(Layout::scalar(1, 0)?);
     }
-    Ok(Layout::concat(modes))
+    Layout::concat(modes)
 }

@@ -30,17 +30,17 @@ pub(crate) fn hier_unzip(
     for (ai, ti) in modes.iter().zip(m) {
         let split = match ti {
             Some(ti) => hier_unzip(ai, ti, splitter)?,
-            None => Layout::concat([Layout::scalar(1, 0)?, ai.clone()]),
+            None => Layout::concat([Layout::scalar(1, 0)?, ai.clone()])?,
         };
         first.push(split.mode(0)?);
         second.push(split.mode(1)?);
     }
     second.extend(modes[m.len()..].iter().cloned());
-    Ok(Layout::concat([Layout::concat(first), Layout::concat(second)]))
+    Layout::concat([Layout::concat(first)?, Layout::concat(second)?])
 }
 
 /// `((tiles…), rest_0, rest_1, …)` from a zipped result (pycute's `tiled_divide`).
-pub(crate) fn tiled_unpack(zipped: &Layout) -> Layout {
+pub(crate) fn tiled_unpack(zipped: &Layout) -> Result<Layout> {
     let modes = zipped.modes();
     let mut out = vec![modes[0].clone()];
     out.extend(modes.get(1).map(Layout::modes).unwrap_or_default());
@@ -49,7 +49,7 @@ pub(crate) fn tiled_unpack(zipped: &Layout) -> Layout {
 
 /// `(tile_0, …, rest_0, …)` from a zipped result, as CuTe C++ slices it with
 /// `(repeat<R0>(_), repeat<R1>(_))`: a part of rank 1 is kept whole.
-pub(crate) fn flat_unpack(zipped: &Layout) -> Layout {
+pub(crate) fn flat_unpack(zipped: &Layout) -> Result<Layout> {
     let mut out = Vec::new();
     for part in zipped.modes() {
         if part.rank() == 1 {

@@ -308,7 +308,7 @@ fn a26_concatenation_adds_the_sublayouts() {
     assert_eq!(show("make_layout(3:2, 4:6)"), "(3,4):(2,6)");
     let l = lay("(3,4):(2,6)");
     let (l0, l1) = (lay("3:2"), lay("4:6"));
-    assert_eq!(Layout::concat([l0.clone(), l1.clone()]), l);
+    assert_eq!(Layout::concat([l0.clone(), l1.clone()]).unwrap(), l);
     for c0 in 0..3 {
         for c1 in 0..4 {
             assert_eq!(at(&l, index_of(&[3, 4], &[c0, c1])), at(&l0, c0) + at(&l1, c1));

@@ -79,7 +79,7 @@ fn g3_weak_complement_is_rejected_as_not_exact() {
         assert!(matches!(complement(&l, n), Err(LayoutError::ComplementNotExact { stride: 5, extent: 4, .. })));
         assert!(complement_bases(&l, n).unwrap_err().starts_with("offset 4 "));
     }
-    let cpp = Layout::concat([l.clone(), lay("1:0")]);
+    let cpp = Layout::concat([l.clone(), lay("1:0")]).unwrap();
     assert!(!image(&cpp).contains(&4), "(L, C++'s 1:0) skips offset 4");
     assert!(!is_bijection_onto(&cpp, cpp.size()));
 }
@@ -168,7 +168,7 @@ fn g16_weak_complement_in_192_is_rejected_as_not_exact() {
     let l = lay("(4,8):(20,2)");
     assert!(complement_modes(&l, 192).is_err(), "no paper form either");
     assert!(complement_bases(&l, 192).unwrap_err().starts_with("offset 16 "));
-    let cpp = Layout::concat([l, lay("(2,3):(1,80)")]);
+    let cpp = Layout::concat([l, lay("(2,3):(1,80)")]).unwrap();
     assert_eq!(cpp.size(), 192);
     assert!(is_injective(&cpp));
     assert!(!is_bijection_onto(&cpp, 192), "(L, C++'s complement) does not tile [0, 192)");

@@ -313,7 +313,7 @@ pub static FUNCTIONS: &[Function] = &[
             return a.layout(0).map(Value::Layout);
         }
         let modes = (0..a.vals.len()).map(|i| a.layout(i)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Value::Layout(Layout::concat(modes)))
+        a.lift(Layout::concat(modes)).map(Value::Layout)
     }),
     f!("logical_divide", "logical_divide(A, tiler)", 2, 2, |a| {
         a.lift(logical_divide_tiler(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
@@ -368,8 +368,8 @@ pub static FUNCTIONS: &[Function] = &[
     f!("group", "group(L, begin, end)", 3, 3, |a| {
         a.lift(a.layout(0)?.group(a.index(1)?, a.index(2)?)).map(Value::Layout)
     }),
-    f!("append", "append(L, M)", 2, 2, |a| Ok(Value::Layout(a.layout(0)?.append(&a.layout(1)?)))),
-    f!("prepend", "prepend(L, M)", 2, 2, |a| Ok(Value::Layout(a.layout(0)?.prepend(&a.layout(1)?)))),
+    f!("append", "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::Layout)),
+    f!("prepend", "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::Layout)),
     f!("get", "get(L, i[, j, …])", 2, usize::MAX, |a| {
         let mut l = a.layout(0)?;
         for i in 1..a.vals.len() {
