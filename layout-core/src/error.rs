@@ -136,6 +136,76 @@ pub enum LayoutError {
 
     #[error("with_shape: `{shape}` has {shape_size} elements but `{layout}` has {size}")]
     WithShapeSize { layout: String, shape: String, shape_size: i64, size: i64 },
+
+    /// [`LayoutError::NotDistributive`] for A with coordinate or F2 strides: `values` holds
+    /// the mode-wise value and `A(B(i))`, printed.
+    #[error(
+        "composition does not distribute over the modes of B = `{rhs}`: at index {index}, B gives {point} and \
+         A = `{lhs}` maps that to {}, but the mode-wise composition gives {}",
+        .values.1, .values.0
+    )]
+    NotDistributiveValues { lhs: String, rhs: String, index: i64, point: i64, values: Box<(String, String)> },
+
+    #[error("`Sw<{bits},{base},{shift}>` is not a swizzle: {reason}")]
+    SwizzleParams { bits: i64, base: i64, shift: i64, reason: &'static str },
+
+    #[error("{op}: the swizzle of `{layout}` does not pass through `{inner}`: {reason}")]
+    SwizzleNotCommuting { op: &'static str, layout: String, inner: String, reason: String },
+
+    #[error("{op} of a swizzled layout needs the offset 0, but `{layout}` has the offset {offset}")]
+    SwizzledOffset { op: &'static str, layout: String, offset: i64 },
+
+    #[error(
+        "a stride mixes codomains: `{a}` is {a_kind} and `{b}` is {b_kind}; the strides of a layout must all live \
+         in one semimodule (§1)"
+    )]
+    MixedStrides { a: String, a_kind: &'static str, b: String, b_kind: &'static str },
+
+    #[error(
+        "concatenation is not admissible: `{a}` maps to {a_kind} and `{b}` to {b_kind}; the modes of a layout \
+         must share one codomain (§3.1)"
+    )]
+    CodomainMismatch { a: String, a_kind: &'static str, b: String, b_kind: &'static str },
+
+    #[error(
+        "{op}: the stride `{stride}` of `{layout}` is a sum of basis elements; {op} needs every stride to be a \
+         single scaled basis element `a@i` (§3.3, coordinate reduction)"
+    )]
+    BasisSum { op: &'static str, layout: String, stride: String },
+
+    #[error(
+        "composition: B = `{rhs}` produces coordinates with a component {component}, but A = `{lhs}` has only \
+         {rank} modes to take it"
+    )]
+    BasisComponent { lhs: String, rhs: String, component: usize, rank: usize },
+
+    #[error("{op}: codomain component {component} of `{layout}`: {source}")]
+    InComponent { op: &'static str, layout: String, component: usize, source: Box<LayoutError> },
+
+    #[error("the cotarget `{cotarget}` must have one extent per codomain component of `{layout}`, which has {rank}")]
+    CotargetRank { layout: String, cotarget: String, rank: usize },
+
+    #[error(
+        "{op}: mode {mode} of `{layout}` has the extent {extent}, not a power of two; F2 strides only behave on \
+         power-of-two modes (the carry-less scalar action is not associative, §1: 3·(3·f1) = f5 but 9·f1 = f9)"
+    )]
+    F2NotAligned { op: &'static str, layout: String, mode: usize, extent: i64 },
+
+    #[error(
+        "{op}: the last mode {extent}:f{stride} of `{layout}` has an extent that is not a power of two, so its \
+         stride must be a single bit above every bit the other modes reach (bit {reach} or higher)"
+    )]
+    F2Tail { op: &'static str, layout: String, extent: i64, stride: i64, reach: u32 },
+
+    #[error(
+        "composition with F2 strides is not exact here: at index {index}, B = `{rhs}` gives {point} and \
+         A = `{lhs}` maps it to {want}, but the mode-wise result gives {got}: the carry-less scalar action does not \
+         agree with integer multiplication on this walk (§1)"
+    )]
+    F2Inexact { lhs: String, rhs: String, index: i64, point: i64, got: i64, want: i64 },
+
+    #[error("a negative F2 stride f{stride} in `{layout}`: F2 strides are bit vectors, k ≥ 0")]
+    F2Negative { layout: String, stride: i64 },
 }
 
 impl LayoutError {
@@ -143,7 +213,9 @@ impl LayoutError {
     pub fn blame(&self) -> Blame {
         use LayoutError::*;
         match self {
-            Overflow { .. } | NotDistributive { .. } => Blame::Whole,
+            Overflow { .. } | NotDistributive { .. } | NotDistributiveValues { .. } => Blame::Whole,
+            SwizzleParams { .. } | MixedStrides { .. } | CodomainMismatch { .. } | F2Inexact { .. } => Blame::Whole,
+            BasisComponent { .. } | CotargetRank { .. } | BasisSum { op: "composition", .. } => Blame::Rhs,
             StrideDivisibility { .. } | ShapeDivisibility { .. } => Blame::Rhs,
             TooManyModes { .. } | TilerOverrun { .. } | TilerNotBijective { .. } => Blame::Rhs,
             CotargetNotPositive { .. } | FactorNotPositive { .. } | OrderProfile { .. } => Blame::Rhs,
@@ -165,9 +237,17 @@ impl LayoutError {
                  or at most {fit}",
                 crate::checked::ceil_div(*remaining, *fit).saturating_mul(*fit)
             )),
-            NotDistributive { .. } => {
+            NotDistributive { .. } | NotDistributiveValues { .. } => {
                 Some("compose with each mode separately, or use a tiler `[...]` to compose mode by mode".into())
             }
+            SwizzleParams { .. } => {
+                Some("a swizzle `Sw<B,M,S>` needs B ≥ 0, M ≥ 0, |S| ≥ B and B + M + |S| ≤ 62".into())
+            }
+            BasisSum { .. } => Some("split the sum into separate modes, one basis element each".into()),
+            F2NotAligned { .. } | F2Tail { .. } | F2Inexact { .. } => {
+                Some("write the layout with power-of-two modes, or as a swizzled integer layout `Sw<B,M,S> o L`".into())
+            }
+            InComponent { source, .. } => source.help(),
             TilerOverrun { size, star_size, .. } => Some(format!(
                 "use a tiler whose size divides {size} (the tiles and their complement must cover exactly {size}, \
                  not {star_size})"

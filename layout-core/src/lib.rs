@@ -1,6 +1,8 @@
 //! The CuTe layout algebra (Cecka, "CuTe Layout Representation and Algebra", arXiv 2603.02298):
 //! hierarchical int tuples, layouts `shape:stride`, and every operation of the algebra,
-//! exact and checked. An operation that is not admissible returns a [`LayoutError`] that
+//! exact and checked. Beyond integer strides: swizzled layouts `Sw<B,M,S> o L`
+//! ([`SwizzledLayout`]), coordinate strides `a@i` ([`BasisLayout`]) and F2 strides `fk`
+//! ([`F2Layout`]). An operation that is not admissible returns a [`LayoutError`] that
 //! names the violated condition and the numbers; nothing panics, overflow is an error.
 //!
 //! ```
@@ -10,6 +12,7 @@
 //! assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
 //! ```
 
+mod basis;
 mod cast;
 mod checked;
 mod coalesce;
@@ -19,16 +22,22 @@ mod composition;
 mod divide;
 mod error;
 mod explain;
+mod f2;
 mod int_tuple;
 mod inverse;
 mod layout;
 pub mod notation;
 mod ordered;
 mod product;
+mod semimodule;
 mod slice;
+mod stride;
+mod strided;
+mod swizzle;
 mod tiler;
 mod unzip;
 
+pub use basis::{BasisLayout, compose_coordinates};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
@@ -37,6 +46,7 @@ pub use composition::{composition, composition_tiler, composition_traced};
 pub use divide::{flat_divide, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide};
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain};
+pub use f2::F2Layout;
 pub use int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd, inner_product};
 pub use inverse::{left_inverse, right_inverse};
 pub use layout::Layout;
@@ -46,4 +56,6 @@ pub use product::{
     blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product, zipped_product,
 };
 pub use slice::{SliceCoord, slice};
+pub use stride::{Stride, StridedLayout};
+pub use swizzle::{Swizzle, SwizzledLayout};
 pub use tiler::Tiler;

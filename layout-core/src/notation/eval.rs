@@ -6,12 +6,14 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::ast::{Expr, ExprKind, Span};
+use super::extended as ext;
 use super::parser::parse;
 use super::value::Value;
 use crate::error::{Blame, LayoutError};
 use crate::int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd};
 use crate::layout::Layout;
-use crate::slice::{SliceCoord, slice};
+use crate::slice::SliceCoord;
+use crate::stride::Stride;
 use crate::tiler::Tiler;
 use crate::*;
 
@@ -65,15 +67,21 @@ pub fn evaluate_expr(e: &Expr, env: &Env) -> Result<Value, ExprError> {
         ExprKind::Name(n) => env.get(n).cloned().ok_or_else(|| ty(unknown_name(n, env))),
         ExprKind::Tuple(items) => {
             let vals = items.iter().map(|i| evaluate_expr(i, env)).collect::<Result<Vec<_>, _>>()?;
-            tuple_value(vals, items)
+            tuple_value(vals, items, e.span)
         }
         ExprKind::Layout(s, d) => {
             let shape = int_tuple_of(evaluate_expr(s, env)?, s.span, "the shape of a layout")?;
-            let stride = int_tuple_of(evaluate_expr(d, env)?, d.span, "the stride of a layout")?;
-            Layout::new(shape, stride).map(Value::Layout).map_err(|error| {
+            let at = |error: LayoutError| {
                 let span = if matches!(error, LayoutError::NonPositiveShape { .. }) { s.span } else { e.span };
                 ExprError::Layout { span, error }
-            })
+            };
+            match evaluate_expr(d, env)? {
+                Value::Stride(stride) => stride.layout(shape).map(Value::from_strided).map_err(at),
+                v => {
+                    let stride = int_tuple_of(v, d.span, "the stride of a layout")?;
+                    Layout::new(shape, stride).map(Value::Layout).map_err(at)
+                }
+            }
         }
         ExprKind::Tiler(items) => {
             let mut modes = Vec::with_capacity(items.len());
@@ -101,12 +109,25 @@ fn unknown_name(n: &str, env: &Env) -> String {
     }
 }
 
-/// `(v, …)`: an int tuple, or a coordinate when some entry is `_`.
-fn tuple_value(vals: Vec<Value>, items: &[Expr]) -> Result<Value, ExprError> {
+/// `(v, …)`: an int tuple, a stride tuple when some entry is a coordinate or F2 stride, or a
+/// coordinate when some entry is `_`.
+fn tuple_value(vals: Vec<Value>, items: &[Expr], span: Span) -> Result<Value, ExprError> {
     if vals.iter().all(|v| matches!(v, Value::Tuple(_))) {
         return Ok(Value::Tuple(IntTuple::Tuple(
             vals.into_iter().map(|v| if let Value::Tuple(t) = v { t } else { IntTuple::Int(0) }).collect(),
         )));
+    }
+    if vals.iter().all(|v| matches!(v, Value::Tuple(_) | Value::Stride(_))) {
+        let stride = Stride::Tuple(
+            vals.into_iter()
+                .map(|v| match v {
+                    Value::Stride(s) => s,
+                    Value::Tuple(t) => Stride::from_int_tuple(&t),
+                    _ => Stride::Int(0),
+                })
+                .collect(),
+        );
+        return stride.check_mixed().map(|()| Value::Stride(stride)).map_err(|error| ExprError::Layout { span, error });
     }
     let mut coords = Vec::with_capacity(vals.len());
     for (v, item) in vals.into_iter().zip(items) {
@@ -146,8 +167,10 @@ pub struct Function {
 }
 
 /// The evaluated arguments of a call, with their spans.
-struct Args<'a> {
-    vals: Vec<Value>,
+pub(super) struct Args<'a> {
+    /// The operation's name.
+    pub(super) name: &'static str,
+    pub(super) vals: Vec<Value>,
     exprs: &'a [Expr],
     call: Span,
 }
@@ -157,38 +180,44 @@ impl Args<'_> {
         self.exprs.get(i).map_or(self.call, |e| e.span)
     }
 
-    fn ty(&self, i: usize, message: String) -> ExprError {
+    pub(super) fn ty(&self, i: usize, message: String) -> ExprError {
         ExprError::Type { span: self.span(i), message }
     }
 
-    fn layout(&self, i: usize) -> Result<Layout, ExprError> {
-        self.vals[i].clone().into_layout().map_err(|m| self.ty(i, m))
+    /// Operand i as an integer layout (a bare shape is column-major).
+    pub(super) fn layout(&self, i: usize) -> Result<Layout, ExprError> {
+        match &self.vals[i] {
+            v @ (Value::Swizzle(_) | Value::Swizzled(_) | Value::BasisLayout(_) | Value::F2Layout(_)) => {
+                Err(self.ty(i, format!("`{}` is not defined for {} (`{v}`)", self.name, v.kind())))
+            }
+            v => v.clone().into_layout().map_err(|m| self.ty(i, m)),
+        }
     }
 
-    fn tiler(&self, i: usize) -> Result<Tiler, ExprError> {
+    pub(super) fn tiler(&self, i: usize) -> Result<Tiler, ExprError> {
         self.vals[i].clone().into_tiler().map_err(|m| self.ty(i, m))
     }
 
-    fn tuple(&self, i: usize) -> Result<IntTuple, ExprError> {
+    pub(super) fn tuple(&self, i: usize) -> Result<IntTuple, ExprError> {
         match &self.vals[i] {
             Value::Tuple(t) => Ok(t.clone()),
             v => Err(self.ty(i, format!("expected an int tuple, found {}", v.kind()))),
         }
     }
 
-    fn int(&self, i: usize) -> Result<i64, ExprError> {
+    pub(super) fn int(&self, i: usize) -> Result<i64, ExprError> {
         match &self.vals[i] {
             Value::Tuple(IntTuple::Int(v)) => Ok(*v),
             v => Err(self.ty(i, format!("expected an integer, found {}", v.kind()))),
         }
     }
 
-    fn index(&self, i: usize) -> Result<usize, ExprError> {
+    pub(super) fn index(&self, i: usize) -> Result<usize, ExprError> {
         let v = self.int(i)?;
         usize::try_from(v).map_err(|_| self.ty(i, format!("expected a mode index, found {v}")))
     }
 
-    fn coord(&self, i: usize) -> Result<SliceCoord, ExprError> {
+    pub(super) fn coord(&self, i: usize) -> Result<SliceCoord, ExprError> {
         match &self.vals[i] {
             Value::Tuple(t) => Ok(SliceCoord::from(t)),
             Value::Coord(c) => Ok(c.clone()),
@@ -197,12 +226,12 @@ impl Args<'_> {
         }
     }
 
-    fn opt(&self, i: usize) -> bool {
+    pub(super) fn opt(&self, i: usize) -> bool {
         i < self.vals.len()
     }
 
     /// Maps an error of the algebra to the span of the operand it blames.
-    fn lift<T>(&self, r: crate::Result<T>) -> Result<T, ExprError> {
+    pub(super) fn lift<T>(&self, r: crate::Result<T>) -> Result<T, ExprError> {
         r.map_err(|error| {
             let span = match error.blame() {
                 Blame::Lhs => self.span(0),
@@ -232,7 +261,7 @@ fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> R
         });
     }
     let vals = exprs.iter().map(|e| evaluate_expr(e, env)).collect::<Result<Vec<_>, _>>()?;
-    (f.run)(&Args { vals, exprs, call: span })
+    (f.run)(&Args { name: f.name, vals, exprs, call: span })
 }
 
 fn unknown_function(name: &str) -> String {
@@ -255,10 +284,6 @@ fn int(v: i64) -> Value {
     Value::Tuple(IntTuple::Int(v))
 }
 
-fn usize_int(v: usize) -> Value {
-    int(i64::try_from(v).unwrap_or(i64::MAX))
-}
-
 macro_rules! f {
     ($name:literal, $sig:literal, $min:expr, $max:expr, $run:expr) => {
         Function { name: $name, signature: $sig, min_args: $min, max_args: $max, run: $run }
@@ -267,84 +292,30 @@ macro_rules! f {
 
 /// Every operation of the expression language, by CuTe's names.
 pub static FUNCTIONS: &[Function] = &[
-    f!("size", "size(L)", 1, 1, |a| Ok(int(a.layout(0)?.size()))),
-    f!("cosize", "cosize(L)", 1, 1, |a| Ok(int(a.lift(a.layout(0)?.cosize())?))),
-    f!("rank", "rank(L)", 1, 1, |a| Ok(usize_int(a.layout(0)?.rank()))),
-    f!("depth", "depth(L)", 1, 1, |a| Ok(usize_int(a.layout(0)?.depth()))),
-    f!("shape", "shape(L)", 1, 1, |a| Ok(Value::Tuple(a.layout(0)?.shape().clone()))),
-    f!("stride", "stride(L)", 1, 1, |a| Ok(Value::Tuple(a.layout(0)?.stride().clone()))),
-    f!("coalesce", "coalesce(L[, profile])", 1, 2, |a| {
-        let l = a.layout(0)?;
-        if a.opt(1) {
-            a.lift(coalesce_by_mode(&l, &a.tuple(1)?)).map(Value::Layout)
-        } else {
-            Ok(Value::Layout(coalesce(&l)))
-        }
-    }),
-    f!("coalesce_z", "coalesce_z(L)", 1, 1, |a| Ok(Value::Layout(coalesce_extended(&a.layout(0)?)))),
-    f!("filter", "filter(L[, profile])", 1, 2, |a| {
-        let l = a.layout(0)?;
-        if a.opt(1) {
-            a.lift(filter_by_mode(&l, &a.tuple(1)?)).map(Value::Layout)
-        } else {
-            Ok(Value::Layout(filter(&l)))
-        }
-    }),
-    f!("composition", "composition(A, B)", 2, 2, |a| {
-        a.lift(composition_tiler(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("complement", "complement(L[, cotarget])", 1, 2, |a| {
-        let l = a.layout(0)?;
-        let r = if a.opt(1) {
-            let cotarget = a.tuple(1)?;
-            a.lift(cotarget.product()).and_then(|n| a.lift(complement(&l, n)))
-        } else {
-            a.lift(complement_default(&l))
-        };
-        r.map(Value::Layout)
-    }),
-    f!("right_inverse", "right_inverse(L)", 1, 1, |a| a.lift(right_inverse(&a.layout(0)?)).map(Value::Layout)),
-    f!("left_inverse", "left_inverse(L)", 1, 1, |a| a.lift(left_inverse(&a.layout(0)?)).map(Value::Layout)),
-    f!("make_layout", "make_layout(L0, L1, …) or make_layout(shape[, stride])", 1, usize::MAX, |a| {
-        if a.vals.len() == 2 && a.vals.iter().all(|v| matches!(v, Value::Tuple(_))) {
-            return a.lift(Layout::new(a.tuple(0)?, a.tuple(1)?)).map(Value::Layout);
-        }
-        if a.vals.len() == 1 {
-            return a.layout(0).map(Value::Layout);
-        }
-        let modes = (0..a.vals.len()).map(|i| a.layout(i)).collect::<Result<Vec<_>, _>>()?;
-        a.lift(Layout::concat(modes)).map(Value::Layout)
-    }),
-    f!("logical_divide", "logical_divide(A, tiler)", 2, 2, |a| {
-        a.lift(logical_divide_tiler(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("zipped_divide", "zipped_divide(A, tiler)", 2, 2, |a| {
-        a.lift(zipped_divide(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("tiled_divide", "tiled_divide(A, tiler)", 2, 2, |a| {
-        a.lift(tiled_divide(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("flat_divide", "flat_divide(A, tiler)", 2, 2, |a| {
-        a.lift(flat_divide(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("logical_product", "logical_product(A, tiler)", 2, 2, |a| {
-        a.lift(logical_product_tiler(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("zipped_product", "zipped_product(A, tiler)", 2, 2, |a| {
-        a.lift(zipped_product(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("tiled_product", "tiled_product(A, tiler)", 2, 2, |a| {
-        a.lift(tiled_product(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("flat_product", "flat_product(A, tiler)", 2, 2, |a| {
-        a.lift(flat_product(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
-    }),
-    f!("blocked_product", "blocked_product(A, B)", 2, 2, |a| {
-        a.lift(blocked_product(&a.layout(0)?, &a.layout(1)?)).map(Value::Layout)
-    }),
-    f!("raked_product", "raked_product(A, B)", 2, 2, |a| {
-        a.lift(raked_product(&a.layout(0)?, &a.layout(1)?)).map(Value::Layout)
-    }),
+    f!("size", "size(L)", 1, 1, ext::size),
+    f!("cosize", "cosize(L)", 1, 1, ext::cosize),
+    f!("rank", "rank(L)", 1, 1, ext::rank),
+    f!("depth", "depth(L)", 1, 1, ext::depth),
+    f!("shape", "shape(L)", 1, 1, ext::shape),
+    f!("stride", "stride(L)", 1, 1, ext::stride),
+    f!("coalesce", "coalesce(L[, profile])", 1, 2, ext::coalesce),
+    f!("coalesce_z", "coalesce_z(L)", 1, 1, ext::coalesce_z),
+    f!("filter", "filter(L[, profile])", 1, 2, ext::filter),
+    f!("composition", "composition(A, B)", 2, 2, ext::composition),
+    f!("complement", "complement(L[, cotarget])", 1, 2, ext::complement),
+    f!("right_inverse", "right_inverse(L)", 1, 1, ext::right_inverse),
+    f!("left_inverse", "left_inverse(L)", 1, 1, ext::left_inverse),
+    f!("make_layout", "make_layout(L0, L1, …) or make_layout(shape[, stride])", 1, usize::MAX, ext::make_layout),
+    f!("logical_divide", "logical_divide(A, tiler)", 2, 2, |a| ext::divide(a, logical_divide_tiler)),
+    f!("zipped_divide", "zipped_divide(A, tiler)", 2, 2, |a| ext::divide(a, zipped_divide)),
+    f!("tiled_divide", "tiled_divide(A, tiler)", 2, 2, |a| ext::divide(a, tiled_divide)),
+    f!("flat_divide", "flat_divide(A, tiler)", 2, 2, |a| ext::divide(a, flat_divide)),
+    f!("logical_product", "logical_product(A, tiler)", 2, 2, |a| ext::product(a, logical_product_tiler)),
+    f!("zipped_product", "zipped_product(A, tiler)", 2, 2, |a| ext::product(a, zipped_product)),
+    f!("tiled_product", "tiled_product(A, tiler)", 2, 2, |a| ext::product(a, tiled_product)),
+    f!("flat_product", "flat_product(A, tiler)", 2, 2, |a| ext::product(a, flat_product)),
+    f!("blocked_product", "blocked_product(A, B)", 2, 2, |a| ext::product_layout(a, blocked_product)),
+    f!("raked_product", "raked_product(A, B)", 2, 2, |a| ext::product_layout(a, raked_product)),
     f!("max_common_layout", "max_common_layout(A, B)", 2, 2, |a| {
         a.lift(max_common_layout(&a.layout(0)?, &a.layout(1)?)).map(Value::Layout)
     }),
@@ -364,33 +335,16 @@ pub static FUNCTIONS: &[Function] = &[
     f!("with_shape", "with_shape(L, shape)", 2, 2, |a| {
         a.lift(with_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::Layout)
     }),
-    f!("flatten", "flatten(L)", 1, 1, |a| Ok(Value::Layout(a.layout(0)?.flatten()))),
+    f!("flatten", "flatten(L)", 1, 1, ext::flatten),
     f!("group", "group(L, begin, end)", 3, 3, |a| {
         a.lift(a.layout(0)?.group(a.index(1)?, a.index(2)?)).map(Value::Layout)
     }),
     f!("append", "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::Layout)),
     f!("prepend", "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::Layout)),
-    f!("get", "get(L, i[, j, …])", 2, usize::MAX, |a| {
-        let mut l = a.layout(0)?;
-        for i in 1..a.vals.len() {
-            l = a.lift(l.mode(a.index(i)?))?;
-        }
-        Ok(Value::Layout(l))
-    }),
-    f!("eval", "eval(L, index or coordinate)", 2, 2, |a| {
-        let l = a.layout(0)?;
-        let c = a.tuple(1)?;
-        match c {
-            IntTuple::Int(i) => a.lift(l.eval(i)).map(int),
-            c => a.lift(l.eval_coord(&c)).map(int),
-        }
-    }),
-    f!("slice", "slice(L, coordinate with _)", 2, 2, |a| {
-        a.lift(slice(&a.layout(0)?, &a.coord(1)?)).map(|(l, _)| Value::Layout(l))
-    }),
-    f!("slice_offset", "slice_offset(L, coordinate with _)", 2, 2, |a| {
-        a.lift(slice(&a.layout(0)?, &a.coord(1)?)).map(|(_, o)| int(o))
-    }),
+    f!("get", "get(L, i[, j, …])", 2, usize::MAX, ext::get),
+    f!("eval", "eval(L, index or coordinate)", 2, 2, ext::eval),
+    f!("slice", "slice(L, coordinate with _)", 2, 2, ext::slice_layout),
+    f!("slice_offset", "slice_offset(L, coordinate with _)", 2, 2, ext::slice_offset),
     f!("idx2crd", "idx2crd(index, shape)", 2, 2, |a| a.lift(idx2crd(a.int(0)?, &a.tuple(1)?)).map(Value::Tuple)),
     f!("crd2idx", "crd2idx(coordinate, shape)", 2, 2, |a| a.lift(crd2idx(&a.tuple(0)?, &a.tuple(1)?)).map(int)),
     f!("crd2crd", "crd2crd(coordinate, shape, target shape)", 3, 3, |a| {
@@ -401,4 +355,15 @@ pub static FUNCTIONS: &[Function] = &[
         Ok(Value::Bool(a.tuple(0)?.weakly_congruent(&a.tuple(1)?)))
     }),
     f!("compatible", "compatible(P, S)", 2, 2, |a| Ok(Value::Bool(a.tuple(0)?.compatible(&a.tuple(1)?)))),
+    f!("make_swizzle", "make_swizzle(B, M, S), written Sw<B,M,S>", 3, 3, ext::make_swizzle),
+    f!(
+        "make_composed_layout",
+        "make_composed_layout(Sw, offset, L), written Sw o offset o L",
+        3,
+        3,
+        ext::make_composed_layout
+    ),
+    f!("scaled_basis", "scaled_basis(a, i[, b, j, …]), written a@i+b@j", 2, usize::MAX, ext::scaled_basis),
+    f!("f2_stride", "f2_stride(k), written fk", 1, 1, ext::f2_stride),
+    f!("f2_matrix", "f2_matrix(L)", 1, 1, ext::f2_matrix),
 ];

@@ -2,16 +2,24 @@
 //! parser, shared by the command-line tool and the `layout!` macro.
 //!
 //! ```text
-//! expr     := atom [":" atom]                    shape:stride
+//! expr     := term ["o" term ["o" term]]         Sw<B,M,S> o [offset o] L
+//! term     := atom [":" atom]                    shape:stride
 //! atom     := INT | "-" INT | "_" | NAME | NAME "(" [expr ("," expr)*] ")"
 //!           | "(" [expr ("," expr)*] ")"        int tuple / coordinate
 //!           | "[" expr ("," expr)* "]"          by-mode tiler
+//!           | ["-"] INT "@" INT ("+" ["-"] INT "@" INT)*    coordinate stride a@i (+ b@j …)
+//!           | "f" DIGITS                          F2 stride fk
+//!           | "Sw" "<" INT "," INT "," INT ">"   swizzle
 //! ```
 //! Every node keeps the byte span of its source text, so an error points at the operand
-//! responsible.
+//! responsible. The forms beyond integers are sugar for calls, so the syntax tree has no node
+//! kinds of its own for them: `Sw<B,M,S>` is `make_swizzle(B, M, S)`, `F o L` is
+//! `make_composed_layout(F, 0, L)` and `F o off o L` is `make_composed_layout(F, off, L)`,
+//! `a@i+b@j` is `scaled_basis(a, i, b, j)`, `fk` is `f2_stride(k)`.
 
 mod ast;
 mod eval;
+mod extended;
 mod lexer;
 mod parser;
 mod value;

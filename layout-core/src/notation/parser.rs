@@ -21,6 +21,15 @@ pub fn parse(text: &str) -> Result<Expr, ExprError> {
     Ok(e)
 }
 
+/// `fk` (an F2 stride): `Some(Ok(k))`, `Some(Err(_))` when k does not fit, `None` for other names.
+fn f2_literal(name: &str) -> Option<Result<i64, String>> {
+    let digits = name.strip_prefix('f')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse::<i64>().map_err(|_| format!("F2 stride `{name}` does not fit in 64 bits")))
+}
+
 struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
@@ -88,6 +97,34 @@ impl Parser<'_> {
                 message: format!("expression nested deeper than {MAX_DEPTH} levels"),
             });
         }
+        let first = self.term()?;
+        if !self.at_word("o") {
+            return Ok(first);
+        }
+        // `F o L` and `F o offset o L` (CuTe's composed layouts) are calls of
+        // `make_composed_layout(F, offset, L)`.
+        let mut terms = vec![first];
+        let mut ops = Vec::new();
+        while let Some(t) = self.peek().filter(|t| t.tok == Tok::Ident("o".into())).cloned() {
+            ops.push(t.span);
+            self.pos += 1;
+            if ops.len() > 2 {
+                return Err(ExprError::Parse {
+                    span: t.span,
+                    message: "a composed layout is `Sw<B,M,S> o L` or `Sw<B,M,S> o offset o L`: at most two `o`".into(),
+                });
+            }
+            terms.push(self.term()?);
+        }
+        let span = terms[0].span.join(terms[terms.len() - 1].span);
+        if terms.len() == 2 {
+            terms.insert(1, Expr { kind: ExprKind::Int(0), span: ops[0] });
+        }
+        Ok(Expr { kind: ExprKind::Call { name: "make_composed_layout".into(), name_span: ops[0], args: terms }, span })
+    }
+
+    /// `atom [":" atom]`.
+    fn term(&mut self) -> Result<Expr, ExprError> {
         let lhs = self.atom()?;
         if self.at(':') {
             self.pos += 1;
@@ -96,6 +133,66 @@ impl Parser<'_> {
             return Ok(Expr { kind: ExprKind::Layout(Box::new(lhs), Box::new(rhs)), span });
         }
         Ok(lhs)
+    }
+
+    fn at_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Some(Token { tok: Tok::Ident(x), .. }) if x == w)
+    }
+
+    /// An optionally negative integer and its span.
+    fn signed_int(&mut self, what: &str) -> Result<(i64, Span), ExprError> {
+        let start = self.peek().map(|t| t.span);
+        let negative = self.at('-');
+        if negative {
+            self.pos += 1;
+        }
+        match self.peek().cloned() {
+            Some(Token { tok: Tok::Int(v), span }) => {
+                self.pos += 1;
+                let span = start.map_or(span, |s| s.join(span));
+                Ok((if negative { -v } else { v }, span))
+            }
+            Some(t) => {
+                Err(ExprError::Parse { span: t.span, message: format!("expected {what}, found {}", describe(&t.tok)) })
+            }
+            None => Err(ExprError::Parse { span: self.eof_span(), message: format!("expected {what}, found the end") }),
+        }
+    }
+
+    /// After the coefficient `a` of `a@i`: `@i`, then `+b@j` terms. A call of
+    /// `scaled_basis(a, i, b, j, …)`.
+    fn basis(&mut self, a: i64, a_span: Span) -> Result<Expr, ExprError> {
+        let int = |v, span| Expr { kind: ExprKind::Int(v), span };
+        let name_span = self.expect('@', None)?;
+        let mut args = vec![int(a, a_span)];
+        loop {
+            let (i, i_span) = self.signed_int("a basis index after `@`")?;
+            args.push(int(i, i_span));
+            if !self.at('+') {
+                break;
+            }
+            self.pos += 1;
+            let (b, b_span) = self.signed_int("a coefficient `b@j` after `+`")?;
+            args.push(int(b, b_span));
+            self.expect('@', None)?;
+        }
+        let span = a_span.join(args[args.len() - 1].span);
+        Ok(Expr { kind: ExprKind::Call { name: "scaled_basis".into(), name_span, args }, span })
+    }
+
+    /// After `Sw`: `<B,M,S>`, a call of `make_swizzle(B, M, S)`.
+    fn swizzle(&mut self, sw: Span) -> Result<Expr, ExprError> {
+        let open = self.expect('<', None)?;
+        let mut args = Vec::with_capacity(3);
+        for k in 0..3 {
+            if k > 0 {
+                self.expect(',', Some(open))?;
+            }
+            let (v, span) = self.signed_int("an integer of `Sw<B,M,S>`")?;
+            args.push(Expr { kind: ExprKind::Int(v), span });
+        }
+        let close = self.expect('>', Some(open))?;
+        Ok(Expr { kind: ExprKind::Call { name: "make_swizzle".into(), name_span: sw, args }, span: sw.join(close) })
     }
 
     /// `e, e, …` up to the closing delimiter (consumed); returns the items and closing span.
@@ -126,15 +223,26 @@ impl Parser<'_> {
         self.pos += 1;
         let kind_span = |kind, span| Ok(Expr { kind, span });
         match t.tok {
+            Tok::Int(v) if self.at('@') => self.basis(v, t.span),
             Tok::Int(v) => kind_span(ExprKind::Int(v), t.span),
             Tok::Underscore => kind_span(ExprKind::Underscore, t.span),
             Tok::Punct('-') => match self.peek().cloned() {
                 Some(Token { tok: Tok::Int(v), span }) => {
                     self.pos += 1;
+                    if self.at('@') {
+                        return self.basis(-v, t.span.join(span));
+                    }
                     kind_span(ExprKind::Int(-v), t.span.join(span))
                 }
                 _ => Err(ExprError::Parse { span: t.span, message: "expected an integer after `-`".into() }),
             },
+            Tok::Ident(name) if name == "Sw" && self.at('<') => self.swizzle(t.span),
+            Tok::Ident(name) if f2_literal(&name).is_some() && !self.at('(') => {
+                let k =
+                    f2_literal(&name).unwrap_or(Ok(0)).map_err(|message| ExprError::Parse { span: t.span, message })?;
+                let args = vec![Expr { kind: ExprKind::Int(k), span: t.span }];
+                kind_span(ExprKind::Call { name: "f2_stride".into(), name_span: t.span, args }, t.span)
+            }
             Tok::Punct('(') => {
                 let (items, close) = self.list(')', t.span)?;
                 kind_span(ExprKind::Tuple(items), t.span.join(close))

@@ -2,9 +2,13 @@
 
 use std::fmt;
 
+use crate::basis::BasisLayout;
+use crate::f2::F2Layout;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::slice::SliceCoord;
+use crate::stride::{Stride, StridedLayout};
+use crate::swizzle::{Swizzle, SwizzledLayout};
 use crate::tiler::Tiler;
 
 /// The value of an expression.
@@ -19,6 +23,16 @@ pub enum Value {
     Bool(bool),
     /// `_` on its own (only meaningful inside tilers and coordinates).
     Underscore,
+    /// `Sw<B,M,S>`.
+    Swizzle(Swizzle),
+    /// `Sw<B,M,S> o L`, `Sw<B,M,S> o offset o L`.
+    Swizzled(SwizzledLayout),
+    /// A layout with coordinate strides `a@i`.
+    BasisLayout(BasisLayout),
+    /// A layout with F2 strides `fk`.
+    F2Layout(F2Layout),
+    /// A stride (or a tuple of strides) with coordinate or F2 leaves, e.g. `(1@0,1@1)`, `f9`.
+    Stride(Stride),
 }
 
 impl Value {
@@ -32,6 +46,36 @@ impl Value {
             Value::Tiler(_) => "a tiler",
             Value::Bool(_) => "a truth value",
             Value::Underscore => "`_`",
+            Value::Swizzle(_) => "a swizzle",
+            Value::Swizzled(_) => "a swizzled layout",
+            Value::BasisLayout(_) => "a coordinate layout",
+            Value::F2Layout(_) => "an F2 layout",
+            Value::Stride(_) => "a stride",
+        }
+    }
+
+    /// A swizzled layout, or its inner layout when the swizzle is the identity and the
+    /// offset 0 (CuTe C++ drops such a swizzle too).
+    pub fn from_swizzled(s: SwizzledLayout) -> Value {
+        if s.swizzle().is_identity() && s.offset() == 0 {
+            Value::Layout(s.layout().clone())
+        } else {
+            Value::Swizzled(s)
+        }
+    }
+
+    /// A coordinate layout, or the integer layout with zero strides when no stride uses a
+    /// basis element (0 is the zero of every semimodule; so the printed form parses back).
+    pub fn from_basis(b: BasisLayout) -> Value {
+        if b.codomain_rank() == 0 { Value::Layout(b.component(0)) } else { Value::BasisLayout(b) }
+    }
+
+    /// The value of a layout built from a [`Stride`].
+    pub fn from_strided(l: StridedLayout) -> Value {
+        match l {
+            StridedLayout::Int(l) => Value::Layout(l),
+            StridedLayout::Basis(b) => Value::from_basis(b),
+            StridedLayout::F2(f) => Value::F2Layout(f),
         }
     }
 
@@ -73,6 +117,11 @@ impl fmt::Display for Value {
             Value::Tiler(t) => write!(f, "{t}"),
             Value::Bool(b) => write!(f, "{b}"),
             Value::Underscore => f.write_str("_"),
+            Value::Swizzle(s) => write!(f, "{s}"),
+            Value::Swizzled(s) => write!(f, "{s}"),
+            Value::BasisLayout(b) => write!(f, "{b}"),
+            Value::F2Layout(l) => write!(f, "{l}"),
+            Value::Stride(s) => write!(f, "{s}"),
         }
     }
 }
