@@ -29,7 +29,10 @@ pub fn lex(text: &str) -> Result<Vec<Token>, ExprError> {
             i += 1;
             continue;
         }
-        if c.is_ascii_digit() {
+        // A `-` directly before digits is part of the literal, so `-9223372036854775808` reads.
+        let negative_literal = c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if c.is_ascii_digit() || negative_literal {
+            i += usize::from(negative_literal);
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }

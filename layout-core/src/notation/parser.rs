@@ -40,6 +40,11 @@ struct Parser<'a> {
 /// Deeper nesting than this is an error rather than a stack overflow.
 const MAX_DEPTH: usize = 128;
 
+/// `-v`, an error for `-(-9223372036854775808)`.
+fn negate(v: i64, span: Span) -> Result<i64, ExprError> {
+    v.checked_neg().ok_or_else(|| ExprError::Parse { span, message: format!("`-({v})` does not fit in 64 bits") })
+}
+
 fn describe(t: &Tok) -> String {
     match t {
         Tok::Int(v) => format!("integer `{v}`"),
@@ -150,7 +155,8 @@ impl Parser<'_> {
             Some(Token { tok: Tok::Int(v), span }) => {
                 self.pos += 1;
                 let span = start.map_or(span, |s| s.join(span));
-                Ok((if negative { -v } else { v }, span))
+                let v = if negative { negate(v, span)? } else { v };
+                Ok((v, span))
             }
             Some(t) => {
                 Err(ExprError::Parse { span: t.span, message: format!("expected {what}, found {}", describe(&t.tok)) })
@@ -229,10 +235,11 @@ impl Parser<'_> {
             Tok::Punct('-') => match self.peek().cloned() {
                 Some(Token { tok: Tok::Int(v), span }) => {
                     self.pos += 1;
+                    let v = negate(v, span)?;
                     if self.at('@') {
-                        return self.basis(-v, t.span.join(span));
+                        return self.basis(v, t.span.join(span));
                     }
-                    kind_span(ExprKind::Int(-v), t.span.join(span))
+                    kind_span(ExprKind::Int(v), t.span.join(span))
                 }
                 _ => Err(ExprError::Parse { span: t.span, message: "expected an integer after `-`".into() }),
             },
