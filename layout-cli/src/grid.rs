@@ -2,15 +2,80 @@
 //! the remaining modes (grouped), as CuTe's `print_layout` draws a rank-2 layout; a rank-1
 //! layout is one row. With `--tv`, a thread-value layout `(T,V) -> index` is drawn over the
 //! M×N tile its indices address (column-major), each cell labelled with its thread and value.
+//! Swizzled and F2 layouts draw their offsets; coordinate layouts their coordinates.
 
-use layout_core::{IntTuple, Layout};
+use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, SwizzledLayout, Value};
 
 /// What a cell shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
     Offset(i64),
+    /// A coordinate of a coordinate (basis-stride) layout: its first two components.
+    Coordinate(i64, i64),
     /// Thread and value of a TV layout; `None` where no (t, v) lands.
     ThreadValue(Option<(i64, i64)>),
+}
+
+/// Any layout the tools draw: a shape and a function from coordinates to cells.
+pub enum Drawable {
+    Layout(Layout),
+    Swizzled(SwizzledLayout),
+    F2(F2Layout),
+    Basis(BasisLayout),
+}
+
+impl Drawable {
+    /// The layout a value denotes (a bare shape is column-major).
+    pub fn from_value(v: Value) -> Result<Drawable, String> {
+        Ok(match v {
+            Value::Layout(l) => Drawable::Layout(l),
+            Value::Swizzled(l) => Drawable::Swizzled(l),
+            Value::F2Layout(l) => Drawable::F2(l),
+            Value::BasisLayout(l) => Drawable::Basis(l),
+            Value::Tuple(t) if !t.is_int() => Drawable::Layout(Layout::column_major(t).map_err(|e| e.to_string())?),
+            v => return Err(format!("expected a layout, found {}", v.kind())),
+        })
+    }
+
+    fn shape(&self) -> &IntTuple {
+        match self {
+            Drawable::Layout(l) => l.shape(),
+            Drawable::Swizzled(l) => l.shape(),
+            Drawable::F2(l) => l.shape(),
+            Drawable::Basis(l) => l.shape(),
+        }
+    }
+
+    fn title(&self) -> String {
+        match self {
+            Drawable::Layout(l) => l.to_string(),
+            Drawable::Swizzled(l) => l.to_string(),
+            Drawable::F2(l) => l.to_string(),
+            Drawable::Basis(l) => l.to_string(),
+        }
+    }
+
+    /// The cell at a coordinate weakly congruent to the shape.
+    fn cell(&self, crd: &IntTuple) -> Result<Cell, String> {
+        let e = |e: layout_core::LayoutError| e.to_string();
+        Ok(match self {
+            Drawable::Layout(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
+            Drawable::Swizzled(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
+            Drawable::F2(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
+            Drawable::Basis(l) => {
+                let c = l.eval_coord(crd).map_err(e)?.leaves();
+                Cell::Coordinate(c.first().copied().unwrap_or(0), c.get(1).copied().unwrap_or(0))
+            }
+        })
+    }
+
+    /// As a plain integer layout, for thread-value pictures.
+    pub fn as_layout(&self) -> Result<&Layout, String> {
+        match self {
+            Drawable::Layout(l) => Ok(l),
+            _ => Err(format!("a thread-value picture needs an integer layout, not `{}`", self.title())),
+        }
+    }
 }
 
 pub struct Grid {
@@ -20,6 +85,9 @@ pub struct Grid {
     pub cells: Vec<Cell>,
     /// The largest offset (or thread) plus one, for colour scales.
     pub extent: i64,
+    /// For a swizzled layout: colour offsets by the bits the swizzle flips, `(shift, count)`,
+    /// so the permutation shows as a pattern (stripes before the swizzle, diagonals after).
+    pub swizzle_bits: Option<(u32, u32)>,
 }
 
 impl Grid {
@@ -33,37 +101,61 @@ pub const MAX_SIDE: i64 = 1024;
 
 /// Rows = mode 0, columns = the other modes; `L(r, c)` in each cell.
 pub fn offsets(l: &Layout) -> Result<Grid, String> {
-    let modes = l.modes();
+    cells(&Drawable::Layout(l.clone()))
+}
+
+/// Rows = mode 0, columns = the other modes (grouped, colexicographic); a rank-1 layout is
+/// one row.
+pub fn cells(d: &Drawable) -> Result<Grid, String> {
+    let modes = d.shape().modes();
     if modes.is_empty() {
-        return Err(format!("`{l}` has no modes to draw"));
+        return Err(format!("`{}` has no modes to draw", d.title()));
     }
-    let (rows, cols) = if l.shape().is_int() { (1, l.size()) } else { (modes[0].size(), l.size() / modes[0].size()) };
+    let size = |t: &IntTuple| t.product().map_err(|e| e.to_string());
+    let total = size(d.shape())?;
+    let scalar = d.shape().is_int();
+    let (rows, cols) = if scalar { (1, total) } else { (size(&modes[0])?, total / size(&modes[0])?) };
     check_side(rows, cols)?;
+    let rest = modes[1..].iter().map(size).collect::<Result<Vec<_>, _>>()?;
     let mut cells = Vec::with_capacity((rows * cols) as usize);
     for r in 0..rows {
         for c in 0..cols {
-            let v = if l.shape().is_int() {
-                l.eval(c)
+            let crd = if scalar {
+                IntTuple::Int(c)
             } else {
-                l.eval_coord(&IntTuple::tuple(std::iter::once(IntTuple::Int(r)).chain(grouped_rest(&modes, c))))
+                IntTuple::tuple(std::iter::once(IntTuple::Int(r)).chain(grouped_rest(&rest, c)))
             };
-            cells.push(Cell::Offset(v.map_err(|e| e.to_string())?));
+            cells.push(d.cell(&crd)?);
         }
     }
-    let max = cells.iter().map(|c| if let Cell::Offset(v) = c { *v } else { 0 }).max().unwrap_or(0);
-    Ok(Grid { title: l.to_string(), rows: rows as usize, cols: cols as usize, cells, extent: max + 1 })
+    let max = cells
+        .iter()
+        .map(|c| match c {
+            Cell::Offset(v) => *v,
+            Cell::Coordinate(a, b) => (*a).max(*b),
+            Cell::ThreadValue(_) => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let swizzle_bits = match d {
+        Drawable::Swizzled(l) if !l.swizzle().is_identity() => {
+            let m = l.swizzle().zzz_mask();
+            Some((m.trailing_zeros(), m.count_ones()))
+        }
+        _ => None,
+    };
+    Ok(Grid { title: d.title(), rows: rows as usize, cols: cols as usize, cells, extent: max + 1, swizzle_bits })
 }
 
 /// The coordinates of modes 1.. for a column index (colexicographic over those modes).
-fn grouped_rest(modes: &[Layout], mut c: i64) -> Vec<IntTuple> {
-    let rest = &modes[1..];
-    let mut out = Vec::with_capacity(rest.len());
-    for (k, m) in rest.iter().enumerate() {
-        if k + 1 == rest.len() {
+fn grouped_rest(sizes: &[i64], mut c: i64) -> Vec<IntTuple> {
+    let mut out = Vec::with_capacity(sizes.len());
+    for (k, &n) in sizes.iter().enumerate() {
+        if k + 1 == sizes.len() {
             out.push(IntTuple::Int(c));
         } else {
-            out.push(IntTuple::Int(c % m.size()));
-            c /= m.size();
+            out.push(IntTuple::Int(c % n));
+            c /= n;
         }
     }
     out
@@ -102,6 +194,7 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
         cols: cols as usize,
         cells,
         extent: threads,
+        swizzle_bits: None,
     })
 }
 

@@ -13,25 +13,44 @@ pub fn eval_line(text: &str) -> Result<String, String> {
     evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e))
 }
 
-/// One line of `table`: the offsets at indices 0..size-1, space-separated.
+/// One line of `table`: the values at indices 0..size-1, space-separated (offsets, or
+/// coordinates for a coordinate layout).
 pub fn table_line(text: &str) -> Result<String, String> {
-    let layout = layout_of(text)?;
-    let values = layout.table().map_err(|e| e.to_string())?;
-    Ok(values.iter().map(i64::to_string).collect::<Vec<_>>().join(" "))
+    let e = |e: layout_core::LayoutError| e.to_string();
+    let join = |v: Vec<String>| v.join(" ");
+    match evaluate(text).map_err(|e| describe(text, &e))? {
+        Value::Swizzled(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
+        Value::F2Layout(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
+        Value::BasisLayout(l) => {
+            if l.size() > Layout::TABLE_LIMIT {
+                return Err(format!(
+                    "the layout has {} elements; `table` prints at most {}",
+                    l.size(),
+                    Layout::TABLE_LIMIT
+                ));
+            }
+            Ok(join((0..l.size()).map(|i| l.eval(i).map(|c| c.to_string())).collect::<Result<_, _>>().map_err(e)?))
+        }
+        v => {
+            let layout = layout_of(v)?;
+            Ok(join(layout.table().map_err(e)?.iter().map(i64::to_string).collect()))
+        }
+    }
 }
 
 /// `show`: the text grid (`tv`: a thread-value layout over its tile).
 pub fn show(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<String, String> {
-    let layout = layout_of(text)?;
-    let g = if tv { grid::thread_values(&layout, tile)? } else { grid::offsets(&layout)? };
-    Ok(show::render(&g))
+    Ok(show::render(&grid_of(text, tv, tile)?))
 }
 
 /// `svg`: the picture.
 pub fn svg(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<String, String> {
-    let layout = layout_of(text)?;
-    let g = if tv { grid::thread_values(&layout, tile)? } else { grid::offsets(&layout)? };
-    Ok(svg::render(&g))
+    Ok(svg::render(&grid_of(text, tv, tile)?))
+}
+
+fn grid_of(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<grid::Grid, String> {
+    let d = grid::Drawable::from_value(evaluate(text).map_err(|e| describe(text, &e))?)?;
+    if tv { grid::thread_values(d.as_layout()?, tile) } else { grid::cells(&d) }
 }
 
 /// `explain`: the narrated steps; `Err` (with the same narration) when the operation is rejected.
@@ -46,8 +65,8 @@ pub fn functions() -> String {
     FUNCTIONS.iter().map(|f| f.signature).collect::<Vec<_>>().join("\n")
 }
 
-fn layout_of(text: &str) -> Result<Layout, String> {
-    match evaluate(text).map_err(|e| describe(text, &e))? {
+fn layout_of(v: Value) -> Result<Layout, String> {
+    match v {
         Value::Layout(l) => Ok(l),
         Value::Tuple(t) if !t.is_int() => Layout::column_major(t).map_err(|e| e.to_string()),
         v => Err(format!("expected a layout, found {}", v.kind())),

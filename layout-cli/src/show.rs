@@ -7,6 +7,7 @@ use crate::grid::{Cell, Grid};
 pub fn render(g: &Grid) -> String {
     let label = |c: Cell| match c {
         Cell::Offset(v) => v.to_string(),
+        Cell::Coordinate(a, b) => format!("({a},{b})"),
         Cell::ThreadValue(Some((t, v))) => format!("T{t}V{v}"),
         Cell::ThreadValue(None) => ".".into(),
     };

@@ -34,14 +34,29 @@ pub fn geometry(g: &Grid) -> Geometry {
     let top = 40.0 + cell.max(12.0);
     let width = left + cell * g.cols as f64 + 16.0;
     let height = top + cell * g.rows as f64 + 70.0;
-    let legend = if g.cells.iter().any(|c| matches!(c, Cell::ThreadValue(_))) { left + 620.0 } else { left + 330.0 };
+    let legend = if g.cells.iter().any(|c| matches!(c, Cell::ThreadValue(_))) {
+        left + 620.0
+    } else if let Some((_, bits)) = g.swizzle_bits {
+        left + 420.0 + 30.0 * (1i64 << bits).min(16) as f64
+    } else {
+        left + 330.0
+    };
     Geometry { cell, left, top, width: width.max(legend), height }
 }
 
 /// The fill of a cell.
 pub fn color(g: &Grid, c: Cell) -> (u8, u8, u8) {
     match c {
-        Cell::Offset(v) => ramp(if g.extent > 1 { v as f64 / (g.extent - 1) as f64 } else { 0.0 }),
+        Cell::Offset(v) => match g.swizzle_bits {
+            Some((shift, bits)) => hue((v >> shift) & ((1 << bits) - 1), 1 << bits),
+            None => ramp(if g.extent > 1 { v as f64 / (g.extent - 1) as f64 } else { 0.0 }),
+        },
+        // A coordinate: hue from the first component, lightness from the second.
+        Cell::Coordinate(a, b) => {
+            let (r, gg, bb) = THREAD_COLORS[(a.rem_euclid(8)) as usize];
+            let k = if g.extent > 1 { 1.0 - 0.5 * b as f64 / (g.extent - 1) as f64 } else { 1.0 };
+            ((r as f64 * k) as u8, (gg as f64 * k) as u8, (bb as f64 * k) as u8)
+        }
         Cell::ThreadValue(Some((t, _))) => THREAD_COLORS[(t % 8) as usize],
         Cell::ThreadValue(None) => (255, 255, 255),
     }
@@ -58,6 +73,22 @@ fn ramp(t: f64) -> (u8, u8, u8) {
     (mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
+/// Colour k of n evenly spaced, light hues.
+fn hue(k: i64, n: i64) -> (u8, u8, u8) {
+    let h = k as f64 / n.max(1) as f64 * 6.0;
+    let x = 1.0 - (h % 2.0 - 1.0).abs();
+    let (r, g, b) = match h as i64 {
+        0 => (1.0, x, 0.0),
+        1 => (x, 1.0, 0.0),
+        2 => (0.0, 1.0, x),
+        3 => (0.0, x, 1.0),
+        4 => (x, 0.0, 1.0),
+        _ => (1.0, 0.0, x),
+    };
+    let light = |c: f64| (255.0 * (0.45 + 0.55 * c)).round() as u8;
+    (light(r), light(g), light(b))
+}
+
 fn text_color((r, g, b): (u8, u8, u8)) -> &'static str {
     if 0.299 * r as f64 + 0.587 * g as f64 + 0.114 * b as f64 > 140.0 { "#000" } else { "#fff" }
 }
@@ -65,6 +96,7 @@ fn text_color((r, g, b): (u8, u8, u8)) -> &'static str {
 fn label(c: Cell) -> String {
     match c {
         Cell::Offset(o) => o.to_string(),
+        Cell::Coordinate(a, b) => format!("({a},{b})"),
         Cell::ThreadValue(Some((t, v))) => format!("T{t}V{v}"),
         Cell::ThreadValue(None) => String::new(),
     }
@@ -139,6 +171,24 @@ fn legend(s: &mut String, g: &Grid, x0: f64, y: f64) {
                 r##"<rect x="{x}" y="{y}" width="14" height="14" fill="rgb({r},{gg},{b})" stroke="#555"/>"##
             );
             let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="11">T{t}</text>"#, x + 17.0, y + 11.0);
+        }
+        return;
+    }
+    if let Some((shift, bits)) = g.swizzle_bits {
+        let _ = writeln!(
+            s,
+            r#"<text x="{x0}" y="{}" font-size="12">colour = offset bits {shift}..{} (the bits the swizzle flips):</text>"#,
+            y + 11.0,
+            shift + bits - 1
+        );
+        for k in 0..(1i64 << bits).min(16) {
+            let (r, gg, b) = hue(k, 1 << bits);
+            let x = x0 + 400.0 + k as f64 * 30.0;
+            let _ = writeln!(
+                s,
+                r##"<rect x="{x}" y="{y}" width="14" height="14" fill="rgb({r},{gg},{b})" stroke="#555"/>"##
+            );
+            let _ = writeln!(s, r#"<text x="{}" y="{}" font-size="11">{k}</text>"#, x + 16.0, y + 11.0);
         }
         return;
     }

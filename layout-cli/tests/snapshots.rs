@@ -29,6 +29,15 @@ fn show_paper_layouts() {
 }
 
 #[test]
+fn show_swizzled_coordinate_and_f2_layouts() {
+    insta::assert_snapshot!("show_swizzled_sw_2_3_3", shown("Sw<2,3,3> o (8,32):(32,1)"));
+    insta::assert_snapshot!("show_a14_coordinate_layout", shown("(4,(4,2)):(1@1,(1@0,6@1))"));
+    insta::assert_snapshot!("show_a15_identity_tensor", shown("(4,8):(1@0,1@1)"));
+    insta::assert_snapshot!("show_a16_f2_layout", shown("(4,(4,3)):(f1,(f5,f16))"));
+    insta::assert_snapshot!("show_p5_swizzled_partition", shown("composition((8,8):(f1,f9), ((4,8),2):((16,1),8))"));
+}
+
+#[test]
 fn explain_compositions() {
     insta::assert_snapshot!("explain_c3_divide_out_keep", explained("composition((4,6,8,10):(2,3,5,7), 6:12)"));
     insta::assert_snapshot!("explain_c4_apparent_violation", explained("composition((4,2,8):(3,12,97), 3:3)"));

@@ -22,8 +22,8 @@ fn pixel(img: &(u32, u32, Vec<u8>), x: f64, y: f64) -> (u8, u8, u8) {
 
 /// Every cell's top-left interior pixel has the cell's colour.
 fn check_cells(expr: &str, tv: bool, tile: Option<(i64, i64)>) {
-    let l = parse_layout(expr).unwrap();
-    let g = if tv { grid::thread_values(&l, tile).unwrap() } else { grid::offsets(&l).unwrap() };
+    let d = grid::Drawable::from_value(layout_core::evaluate(expr).unwrap()).unwrap();
+    let g = if tv { grid::thread_values(d.as_layout().unwrap(), tile).unwrap() } else { grid::cells(&d).unwrap() };
     let text = layout_cli::svg(expr, tv, tile).unwrap();
     let geo = svg::geometry(&g);
     let img = rasterize(&text);
@@ -126,4 +126,28 @@ fn the_readme_picture_is_what_the_tool_draws() {
         committed, drawn,
         "regenerate with: cargo run -p layout-cli -- svg --tv '((4,8),2):((16,1),8)' --tile 8x8 -o docs/tv-ampere.svg"
     );
+}
+
+#[test]
+fn a_swizzled_layout_is_coloured_by_the_bits_the_swizzle_flips() {
+    // Sw<3,4,3> flips offset bits 4..6: before the swizzle, row r of (8,64):(64,1) has its
+    // 16-element chunks in colour order 0..3 (+4 on odd rows); after it, row r starts with
+    // chunk colour r: the permutation is visible.
+    let expr = "Sw<3,4,3> o (8,64):(64,1)";
+    check_cells(expr, false, None);
+    let d = grid::Drawable::from_value(layout_core::evaluate(expr).unwrap()).unwrap();
+    let g = grid::cells(&d).unwrap();
+    assert_eq!(g.swizzle_bits, Some((4, 3)));
+    for r in 0..8 {
+        let Cell::Offset(v) = g.at(r, 0) else { panic!("offsets") };
+        assert_eq!((v >> 4) & 7, r as i64, "row {r} starts with chunk colour {r}");
+    }
+    let plain = grid::offsets(&parse_layout("(8,64):(64,1)").unwrap()).unwrap();
+    assert_eq!(plain.swizzle_bits, None);
+}
+
+#[test]
+fn coordinate_and_f2_layouts_render() {
+    check_cells("(4,(4,2)):(1@1,(1@0,6@1))", false, None);
+    check_cells("(4,(4,3)):(f1,(f5,f16))", false, None);
 }
