@@ -41,7 +41,7 @@ pub fn geometry(g: &Grid) -> Geometry {
     } else {
         left + 330.0
     };
-    Geometry { cell, left, top, width: width.max(legend), height }
+    Geometry { cell, left, top, width: width.max(legend).ceil(), height: height.ceil() }
 }
 
 /// The fill of a cell.

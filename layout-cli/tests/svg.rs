@@ -130,20 +130,26 @@ fn the_readme_picture_is_what_the_tool_draws() {
 
 #[test]
 fn a_swizzled_layout_is_coloured_by_the_bits_the_swizzle_flips() {
-    // Sw<3,4,3> flips offset bits 4..6: before the swizzle, row r of (8,64):(64,1) has its
-    // 16-element chunks in colour order 0..3 (+4 on odd rows); after it, row r starts with
-    // chunk colour r: the permutation is visible.
+    // Sw<3,4,3> flips offset bits 4..6 (the 16-element chunk within 128). Coloured by those
+    // bits, column 0 of the unswizzled (8,64):(64,1) shows only chunks 0 and 4; swizzled, all
+    // eight rows start in different chunks: the permutation is visible.
     let expr = "Sw<3,4,3> o (8,64):(64,1)";
     check_cells(expr, false, None);
     let d = grid::Drawable::from_value(layout_core::evaluate(expr).unwrap()).unwrap();
     let g = grid::cells(&d).unwrap();
     assert_eq!(g.swizzle_bits, Some((4, 3)));
-    for r in 0..8 {
-        let Cell::Offset(v) = g.at(r, 0) else { panic!("offsets") };
-        assert_eq!((v >> 4) & 7, r as i64, "row {r} starts with chunk colour {r}");
-    }
+    let chunk = |c: Cell| match c {
+        Cell::Offset(v) => (v >> 4) & 7,
+        other => panic!("expected an offset, got {other:?}"),
+    };
+    let swizzled: std::collections::BTreeSet<i64> = (0..8).map(|r| chunk(g.at(r, 0))).collect();
+    assert_eq!(swizzled.len(), 8, "{swizzled:?}");
     let plain = grid::offsets(&parse_layout("(8,64):(64,1)").unwrap()).unwrap();
     assert_eq!(plain.swizzle_bits, None);
+    let unswizzled: std::collections::BTreeSet<i64> = (0..8).map(|r| chunk(plain.at(r, 0))).collect();
+    assert_eq!(unswizzled.into_iter().collect::<Vec<_>>(), vec![0, 4]);
+    let colours: std::collections::BTreeSet<_> = (0..8).map(|r| svg::color(&g, g.at(r, 0))).collect();
+    assert_eq!(colours.len(), 8);
 }
 
 #[test]
