@@ -1,0 +1,121 @@
+//! Writes the two crates of the expansion-cost measurement (see `expansion-cost.sh`):
+//! `macro/` with N `layout!` items, `consts/` with the same layouts written by hand as
+//! constants and straight-line `const fn offset`s. Usage: `expansion_cost OUT_DIR [N]`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use layout_core::{Layout, coalesce, evaluate};
+
+/// A fixed LCG, so every run writes the same crates.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.next(xs.len() as u64) as usize]
+    }
+}
+
+/// A random layout expression: a compact layout in a random mode order (sometimes with a
+/// gap, sometimes nested), or a divide or product of one.
+fn expression(rng: &mut Rng, k: usize) -> String {
+    let extents = [2, 3, 4, 5, 6, 7, 8, 16];
+    match k % 4 {
+        0 => {
+            let (m, n) = (rng.pick(&[8, 16, 32, 64]), rng.pick(&[8, 16, 32, 64]));
+            let (a, b) = (rng.pick(&[1, 2, 4, 8]), rng.pick(&[1, 2, 4, 8]));
+            format!("logical_divide(({m},{n}):(1,{m}), [{a}:1, {b}:1])")
+        }
+        1 => {
+            let (m, n) = (rng.pick(&[2, 3, 4]), rng.pick(&[2, 4, 8]));
+            format!("logical_product(({m},{n}):(1,{m}), {}:1)", rng.pick(&[2, 3, 4]))
+        }
+        _ => {
+            let rank = 2 + rng.next(3) as usize;
+            let shape: Vec<i64> = (0..rank).map(|_| rng.pick(&extents)).collect();
+            let mut order: Vec<usize> = (0..rank).collect();
+            for i in (1..rank).rev() {
+                order.swap(i, rng.next(i as u64 + 1) as usize);
+            }
+            let mut stride = vec![0i64; rank];
+            let mut acc = 1;
+            for &m in &order {
+                stride[m] = acc;
+                acc *= shape[m] * if rng.next(4) == 0 { 2 } else { 1 };
+            }
+            let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+            if rank == 4 && rng.next(2) == 0 {
+                let (s, d) = (&shape, &stride);
+                format!("(({},{}),({},{})):(({},{}),({},{}))", s[0], s[1], s[2], s[3], d[0], d[1], d[2], d[3])
+            } else {
+                format!("({}):({})", list(&shape), list(&stride))
+            }
+        }
+    }
+}
+
+/// What a careful person writes by hand for one layout: its constants and the offset as
+/// straight-line arithmetic over the coalesced modes.
+fn hand_written(name: &str, l: &Layout) -> String {
+    let modes = coalesce(l).flat_modes();
+    let mut body = String::new();
+    let mut terms = Vec::new();
+    for (k, &(s, d)) in modes.iter().enumerate() {
+        if k + 1 == modes.len() {
+            terms.push(format!("i * {d}"));
+        } else {
+            let _ = writeln!(body, "        let c{k} = i % {s};\n        let i = i / {s};");
+            terms.push(format!("c{k} * {d}"));
+        }
+    }
+    format!(
+        "pub struct {name};\n\nimpl {name} {{\n    pub const SIZE: usize = {};\n    pub const COSIZE: usize = {};\n    \
+         pub const NOTATION: &'static str = \"{l}\";\n    pub const fn offset(i: usize) -> usize {{\n{body}        {}\n    }}\n}}\n\n",
+        l.size(),
+        l.cosize().unwrap(),
+        terms.join(" + ")
+    )
+}
+
+fn write_crate(dir: &Path, name: &str, lib: &str, layout_dep: &str) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
+         [dependencies]\nlayout = {{ path = \"{layout_dep}\" }}\n"
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let out = args.next().expect("usage: expansion_cost OUT_DIR [N]");
+    let n: usize = args.next().map_or(1000, |s| s.parse().unwrap());
+    // `LAYOUT_FACADE` points at another checkout of the facade (e.g. a snapshot of the tree).
+    let facade = std::env::var("LAYOUT_FACADE").unwrap_or_else(|_| format!("{}/../layout", env!("CARGO_MANIFEST_DIR")));
+    let facade = std::fs::canonicalize(facade).unwrap();
+    let facade = facade.to_str().unwrap();
+    let mut rng = Rng(42);
+    let mut macro_lib = String::from("#![allow(dead_code)]\n\nuse layout::layout;\n\nlayout! {\n");
+    let mut consts_lib = String::from(
+        "#![allow(dead_code)]\n// The `layout` dependency is kept so both crates share it.\nuse layout as _;\n\n",
+    );
+    for k in 0..n {
+        let expr = expression(&mut rng, k);
+        let l = match evaluate(&expr) {
+            Ok(layout_core::Value::Layout(l)) => l,
+            other => panic!("{expr}: {other:?}"),
+        };
+        let _ = writeln!(macro_lib, "    pub L{k} = {expr};");
+        consts_lib.push_str(&hand_written(&format!("L{k}"), &l));
+    }
+    macro_lib.push_str("}\n");
+    let out = Path::new(&out);
+    write_crate(&out.join("macro"), "expansion_macro", &macro_lib, facade);
+    write_crate(&out.join("consts"), "expansion_consts", &consts_lib, facade);
+    println!("wrote {n} layouts to {}/{{macro,consts}}", out.display());
+}

@@ -1,0 +1,252 @@
+//! Evaluation of the items with layout-core. A later item sees the names of the earlier ones;
+//! every error is collected in the context at the tokens responsible, and an item whose
+//! expression uses a name that already failed is skipped silently (its cause is reported).
+
+use std::collections::{HashMap, HashSet};
+
+use layout_core::notation::{Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, evaluate_expr, parse};
+use layout_core::{Layout, LayoutError};
+use quote::ToTokens;
+
+use crate::ast::{ExprTokens, Item};
+use crate::ctxt::Ctxt;
+use crate::plan::IndexPlan;
+
+/// What became of one item.
+pub enum Outcome {
+    /// Evaluated and planned: emit the layout's struct.
+    Planned(Box<IndexPlan>),
+    /// An error was reported: emit the fallback struct so that uses of the name do not
+    /// cascade into more errors.
+    Failed,
+    /// A second item of the same name: reported, nothing emitted.
+    Duplicate,
+}
+
+/// Evaluates the items in order.
+pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
+    let names: HashMap<String, usize> = items.iter().enumerate().rev().map(|(k, i)| (i.name.to_string(), k)).collect();
+    let mut env = Env::new();
+    let mut failed = HashSet::new();
+    let mut out = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        let name = item.name.to_string();
+        if names[&name] != k {
+            cx.error(syn::Error::new_spanned(&item.name, format!("`{name}` is defined twice in this `layout!`")));
+            out.push(Outcome::Duplicate);
+            continue;
+        }
+        let scope = Scope { env: &env, failed: &failed, later: &names, here: k };
+        match evaluate_item(&item.expr, &item.eq_token, &format!("`{name}`"), &scope, cx) {
+            Some((value, plan)) => {
+                env.insert(name, value);
+                out.push(Outcome::Planned(Box::new(plan)));
+            }
+            None => {
+                failed.insert(name);
+                out.push(Outcome::Failed);
+            }
+        }
+    }
+    out
+}
+
+/// Evaluates the expression form (no names in scope).
+pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<IndexPlan> {
+    let env = Env::new();
+    let (failed, later) = (HashSet::new(), HashMap::new());
+    let scope = Scope { env: &env, failed: &failed, later: &later, here: 0 };
+    evaluate_item(expr, expr, "the expression", &scope, cx).map(|(_, plan)| plan)
+}
+
+/// The names an expression can see.
+struct Scope<'a> {
+    env: &'a Env,
+    /// Earlier items that failed: an expression using one is skipped silently.
+    failed: &'a HashSet<String>,
+    /// Every item name and its position, to tell a forward reference from a typo.
+    later: &'a HashMap<String, usize>,
+    here: usize,
+}
+
+fn evaluate_item(
+    expr: &ExprTokens,
+    empty_at: &dyn ToTokens,
+    what: &str,
+    scope: &Scope,
+    cx: &mut Ctxt,
+) -> Option<(Value, IndexPlan)> {
+    if expr.tokens.is_empty() {
+        cx.error(syn::Error::new_spanned(empty_at, "expected a layout expression, e.g. `(4,8):(1,4)`"));
+        return None;
+    }
+    if !expr.bad_literals.is_empty() {
+        for (token, message) in &expr.bad_literals {
+            cx.error(syn::Error::new_spanned(token, message));
+        }
+        return None;
+    }
+    let ast = parse(&expr.text).map_err(|e| cx.error(to_syn(expr, &e))).ok()?;
+    if !check_calls(&ast, expr, cx) | !check_names(&ast, expr, scope, cx) {
+        return None;
+    }
+    let value = evaluate_expr(&ast, scope.env).map_err(|e| cx.error(to_syn(expr, &e))).ok()?;
+    let layout = match as_layout(&value) {
+        Ok(l) => l,
+        Err(message) => {
+            cx.error(expr.error_whole(format!("{what} must be a layout, but {message}")));
+            return None;
+        }
+    };
+    match IndexPlan::new(&layout) {
+        Ok(plan) => Some((value, plan)),
+        Err(error) => {
+            let message = format!("`{layout}` cannot be indexed with machine integers: {error}");
+            cx.error(expr.error_whole(message));
+            None
+        }
+    }
+}
+
+/// A value as a layout: a bare shape is the compact column-major layout.
+fn as_layout(value: &Value) -> Result<Layout, String> {
+    match value {
+        Value::Layout(l) => Ok(l.clone()),
+        Value::Tuple(t) => Layout::column_major(t.clone()).map_err(|e| e.to_string()),
+        Value::Tiler(t) => Err(format!("`{t}` is a tiler; use it inside the expression that applies it")),
+        v => Err(format!("`{v}` is {}", v.kind())),
+    }
+}
+
+/// Reports names used before their item; returns false when the expression must be
+/// skipped (an error was reported, or it uses an item that failed).
+fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> bool {
+    let mut names = Vec::new();
+    collect_names(ast, &mut names);
+    let mut ok = true;
+    for (name, span) in names {
+        if scope.env.contains_key(name) {
+            continue;
+        }
+        if scope.failed.contains(name) {
+            ok = false;
+        } else if let Some(&k) = scope.later.get(name).filter(|&&k| k >= scope.here) {
+            let message = if k == scope.here {
+                format!("`{name}` cannot be used in its own definition")
+            } else {
+                format!("`{name}` is defined later in this `layout!`; an item can only use the names defined before it")
+            };
+            cx.error(expr.error_at(span.start, span.end, message));
+            ok = false;
+        } else if FUNCTIONS.iter().all(|f| f.name != name) {
+            let close = closest(name, scope.env.keys().map(String::as_str));
+            let mut known: Vec<&str> = scope.env.keys().map(String::as_str).collect();
+            known.sort_unstable();
+            let message = if scope.later.is_empty() {
+                format!(
+                    "unknown name `{name}`: `layout!(EXPR)` has no names; define them with `layout! {{ pub NAME = EXPR; }}`"
+                )
+            } else if known.is_empty() {
+                format!("unknown name `{name}`: no layout is defined before this item")
+            } else {
+                format!("unknown name `{name}` (defined so far: {})", known.join(", "))
+            };
+            let help = (!close.is_empty()).then(|| format!("did you mean {}?", close.join(" or ")));
+            cx.error(expr.error_at(span.start, span.end, with_help(message, help)));
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// Reports calls of unknown operations, with the closest known names as a `help:`.
+fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
+    let mut ok = true;
+    if let ExprKind::Call { name, name_span, .. } = &e.kind
+        && !FUNCTIONS.iter().any(|f| f.name == name)
+    {
+        let close = closest(name, FUNCTIONS.iter().map(|f| f.name));
+        let help = (!close.is_empty()).then(|| format!("did you mean {}?", close.join(" or ")));
+        let message = with_help(format!("unknown operation `{name}`"), help);
+        cx.error(expr.error_at(name_span.start, name_span.end, message));
+        ok = false;
+    }
+    match &e.kind {
+        ExprKind::Tuple(items) | ExprKind::Tiler(items) | ExprKind::Call { args: items, .. } => {
+            items.iter().fold(ok, |ok, i| check_calls(i, expr, cx) && ok)
+        }
+        ExprKind::Layout(s, d) => check_calls(s, expr, cx) & check_calls(d, expr, cx) && ok,
+        _ => ok,
+    }
+}
+
+/// The candidates within a small edit distance of `name`, closest first, as `` `name` ``.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let limit = (name.len() / 3).max(1);
+    let mut near: Vec<(usize, &str)> =
+        candidates.map(|c| (edit_distance(name, c), c)).filter(|&(d, c)| d <= limit || c.starts_with(name)).collect();
+    near.sort();
+    near.into_iter().take(3).map(|(_, c)| format!("`{c}`")).collect()
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment): `Tiel` is one
+/// edit from `Tile`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+fn collect_names<'a>(e: &'a Expr, out: &mut Vec<(&'a str, Span)>) {
+    match &e.kind {
+        ExprKind::Name(n) => out.push((n, e.span)),
+        ExprKind::Tuple(items) | ExprKind::Tiler(items) | ExprKind::Call { args: items, .. } => {
+            items.iter().for_each(|i| collect_names(i, out));
+        }
+        ExprKind::Layout(s, d) => {
+            collect_names(s, out);
+            collect_names(d, out);
+        }
+        // Leaves (integers, `_`, and whatever the notation adds) name nothing.
+        _ => {}
+    }
+}
+
+/// An error of layout-core at the tokens of its span.
+fn to_syn(expr: &ExprTokens, e: &ExprError) -> syn::Error {
+    let span = e.span();
+    expr.error_at(span.start, span.end, message(e))
+}
+
+/// The text of an error: the condition and the numbers, then a `help:` line where the core
+/// can suggest a fix.
+pub fn message(e: &ExprError) -> String {
+    with_help(e.to_string(), e.help())
+}
+
+/// Appends the help line.
+pub fn with_help(message: String, help: Option<String>) -> String {
+    match help {
+        Some(help) => format!("{message}\n\nhelp: {help}"),
+        None => message,
+    }
+}
+
+/// The error of a layout that cannot be planned, as text (for [`crate::expand_expr`]).
+pub fn plan_error(layout: &Layout, error: &LayoutError) -> String {
+    format!("`{layout}` cannot be indexed with machine integers: {error}")
+}

@@ -1,0 +1,88 @@
+//! The work behind the `layout!` macro, as an ordinary library that unit tests, snapshot
+//! tests and the command-line tool call directly (the proc-macro crate is a shim).
+//!
+//! Four passes, one file each: [`ast`] models the input and keeps the tokens of every
+//! expression; `eval` runs layout-core on it, collecting every error at the tokens
+//! responsible; [`plan`] decides the index code as plain data; `expand` emits it with
+//! `quote`. After an error, `fallback` still emits the named items.
+//!
+//! ```
+//! let tokens: proc_macro2::TokenStream = "pub Tiled = ((2,4),3):((1,6),2);".parse().unwrap();
+//! let out = layout_codegen::expand(tokens).to_string();
+//! assert!(out.contains("pub struct Tiled"));
+//! ```
+
+pub mod ast;
+mod ctxt;
+mod eval;
+mod expand;
+mod fallback;
+pub mod plan;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+
+use crate::ast::Input;
+use crate::ctxt::Ctxt;
+use crate::eval::Outcome;
+use crate::expand::Target;
+pub use crate::plan::IndexPlan;
+
+/// Expands the input of one `layout!` invocation. Never panics: every problem becomes a
+/// `compile_error!` at the tokens responsible, emitted before the items (and, for failed
+/// items, before stand-ins of the same names).
+pub fn expand(input: TokenStream) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let parsed = ast::parse_input(input, &mut cx);
+    match parsed {
+        None => errors(cx),
+        Some(Input::Items(items)) => {
+            let outcomes = eval::evaluate_items(&items, &mut cx);
+            let mut out = TokenStream::new();
+            for (item, outcome) in items.iter().zip(outcomes) {
+                let vis = &item.vis;
+                let target = Target { attrs: &item.attrs, vis: quote!(#vis), name: item.name.clone() };
+                match outcome {
+                    Outcome::Planned(plan) => out.extend(expand::layout_items(&target, &plan)),
+                    Outcome::Failed => out.extend(fallback::layout_items(&target)),
+                    Outcome::Duplicate => {}
+                }
+            }
+            let mut all = errors(cx);
+            all.extend(out);
+            all
+        }
+        Some(Input::Expr(expr)) => match eval::evaluate_expression(&expr, &mut cx) {
+            Some(plan) if !cx.has_errors() => expand::expression(&plan),
+            _ => fallback::expression(errors(cx)),
+        },
+    }
+}
+
+fn errors(cx: Ctxt) -> TokenStream {
+    cx.into_error().map(syn::Error::into_compile_error).unwrap_or_default()
+}
+
+/// Expands a single expression (canonical notation or the expression language) into the
+/// items of a layout named `name`, as `layout! { pub NAME = EXPR; }` would; an error is the
+/// message text with its `help:` line. For the command-line tool's `layout expand`.
+pub fn expand_expr(text: &str, name: &str) -> Result<TokenStream, String> {
+    let value = layout_core::notation::evaluate(text).map_err(|e| eval::message(&e))?;
+    let layout = match value {
+        layout_core::Value::Layout(l) => l,
+        layout_core::Value::Tuple(t) => layout_core::Layout::column_major(t).map_err(|e| e.to_string())?,
+        v => return Err(format!("the expression must be a layout, but `{v}` is {}", v.kind())),
+    };
+    let plan = IndexPlan::new(&layout).map_err(|e| eval::plan_error(&layout, &e))?;
+    let name = syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a valid type name"))?;
+    let target = Target { attrs: &[], vis: quote!(pub), name: Ident::new(&name.to_string(), Span::call_site()) };
+    Ok(expand::layout_items(&target, &plan))
+}
+
+/// [`expand_expr`], formatted as Rust source.
+#[cfg(feature = "pretty")]
+pub fn expand_expr_pretty(text: &str, name: &str) -> Result<String, String> {
+    let tokens = expand_expr(text, name)?;
+    let file = syn::parse2::<syn::File>(tokens).map_err(|e| e.to_string())?;
+    Ok(prettyplease::unparse(&file))
+}

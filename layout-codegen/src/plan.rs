@@ -1,0 +1,247 @@
+//! The index plan: every decision about the emitted code, made once, as plain data.
+//!
+//! `offset(i)` walks the modes of `coalesce(L)`: mode k splits the running index `q` into the
+//! coordinate `q mod s_k` and the quotient `q / s_k` (a mask and a shift when `s_k` is a
+//! power of two); the last mode is not reduced, as the paper's idx2crd leaves the last
+//! component unbounded. Modes after the last one with a non-zero stride are not computed at
+//! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
+//! is a loop nest over the coalesced modes.
+
+use layout_core::{IntTuple, Layout, LayoutError, coalesce};
+
+/// How the running index is split at one mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The last mode: the coordinate is the whole running index (not reduced).
+    Last,
+    /// Extent 1 (not last): the coordinate is 0 and the index passes on unchanged.
+    Unit,
+    /// Extent `1 << shift`: coordinate `q & mask`, quotient `q >> shift`.
+    Pow2 { shift: u32, mask: u64 },
+    /// Any other extent `n`: coordinate `q % n`, quotient `q / n`.
+    Div(u64),
+}
+
+/// One mode `extent:stride` and how the index is split there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mode {
+    pub extent: u64,
+    pub stride: i64,
+    pub split: Split,
+}
+
+/// The shape's tuple structure; leaves are numbered left to right.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapeTree {
+    Leaf(usize),
+    Tuple(Vec<ShapeTree>),
+}
+
+/// Everything the emitted code needs to know about a layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexPlan {
+    /// Canonical notation of the layout as evaluated.
+    pub notation: String,
+    pub size: u64,
+    pub cosize: u64,
+    /// The smallest offset (negative only with negative strides).
+    pub min_offset: i64,
+    pub rank: usize,
+    pub depth: usize,
+    /// Some stride is negative: offsets are `isize`.
+    pub signed: bool,
+    /// The modes of `coalesce(L)`, for `offset` and the traversal.
+    pub modes: Vec<Mode>,
+    /// How many leading coalesced modes `offset` computes (the rest have stride 0).
+    pub offset_modes: usize,
+    /// The leaves of the shape as written, for `coord` and `offset_of`.
+    pub leaves: Vec<Mode>,
+    pub shape: ShapeTree,
+}
+
+impl IndexPlan {
+    /// Plans the index code of `layout`. Fails only when the offsets or the size do not fit
+    /// the integer types of the emitted code.
+    pub fn new(layout: &Layout) -> Result<IndexPlan, LayoutError> {
+        let cosize = layout.cosize()?;
+        let min_offset = min_offset(layout)?;
+        let modes = with_splits(&coalesce(layout).flat_modes());
+        let offset_modes = modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
+        let mut next = 0;
+        Ok(IndexPlan {
+            notation: layout.to_string(),
+            size: to_u64(layout.size()),
+            cosize: to_u64(cosize),
+            min_offset,
+            rank: layout.rank(),
+            depth: layout.depth(),
+            signed: !layout.non_negative(),
+            modes,
+            offset_modes,
+            leaves: with_splits(&layout.flat_modes()),
+            shape: tree(layout.shape(), &mut next),
+        })
+    }
+
+    /// The number of divisions (or shifts) `offset` performs: one per computed mode but the
+    /// last mode of the layout.
+    pub fn offset_splits(&self) -> usize {
+        self.modes[..self.offset_modes].iter().filter(|m| !matches!(m.split, Split::Last | Split::Unit)).count()
+    }
+}
+
+/// The most negative offset of the domain: it must be representable too.
+fn min_offset(layout: &Layout) -> Result<i64, LayoutError> {
+    layout.flat_modes().iter().try_fold(0i64, |acc, &(s, d)| {
+        let term = (s - 1).checked_mul(d.min(0)).ok_or(LayoutError::Overflow { a: s - 1, op: '*', b: d })?;
+        acc.checked_add(term).ok_or(LayoutError::Overflow { a: acc, op: '+', b: term })
+    })
+}
+
+fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn with_splits(modes: &[(i64, i64)]) -> Vec<Mode> {
+    let last = modes.len().saturating_sub(1);
+    modes
+        .iter()
+        .enumerate()
+        .map(|(k, &(s, d))| {
+            let extent = to_u64(s);
+            let split = if k == last {
+                Split::Last
+            } else if extent == 1 {
+                Split::Unit
+            } else if extent.is_power_of_two() {
+                Split::Pow2 { shift: extent.trailing_zeros(), mask: extent - 1 }
+            } else {
+                Split::Div(extent)
+            };
+            Mode { extent, stride: d, split }
+        })
+        .collect()
+}
+
+fn tree(shape: &IntTuple, next: &mut usize) -> ShapeTree {
+    match shape {
+        IntTuple::Int(_) => {
+            *next += 1;
+            ShapeTree::Leaf(*next - 1)
+        }
+        IntTuple::Tuple(children) => ShapeTree::Tuple(children.iter().map(|c| tree(c, next)).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout_core::parse_layout;
+
+    fn plan(s: &str) -> IndexPlan {
+        IndexPlan::new(&parse_layout(s).unwrap()).unwrap()
+    }
+
+    /// Runs the plan the way the emitted code does.
+    fn offset(p: &IndexPlan, i: u64) -> i64 {
+        let mut q = i;
+        let mut o = 0i64;
+        for m in &p.modes[..p.offset_modes] {
+            let c = match m.split {
+                Split::Last => q,
+                Split::Unit => 0,
+                Split::Pow2 { shift, mask } => {
+                    let c = q & mask;
+                    q >>= shift;
+                    c
+                }
+                Split::Div(n) => {
+                    let c = q % n;
+                    q /= n;
+                    c
+                }
+            };
+            o += c as i64 * m.stride;
+        }
+        o
+    }
+
+    #[test]
+    fn tiled_layout_splits_three_modes_with_shifts() {
+        let p = plan("((2,4),3):((1,6),2)");
+        assert_eq!((p.size, p.cosize, p.rank, p.depth, p.signed), (24, 24, 2, 2, false));
+        assert_eq!(
+            p.modes,
+            vec![
+                Mode { extent: 2, stride: 1, split: Split::Pow2 { shift: 1, mask: 1 } },
+                Mode { extent: 4, stride: 6, split: Split::Pow2 { shift: 2, mask: 3 } },
+                Mode { extent: 3, stride: 2, split: Split::Last },
+            ]
+        );
+        assert_eq!(p.offset_splits(), 2);
+        assert_eq!(
+            p.shape,
+            ShapeTree::Tuple(vec![ShapeTree::Tuple(vec![ShapeTree::Leaf(0), ShapeTree::Leaf(1)]), ShapeTree::Leaf(2)])
+        );
+    }
+
+    #[test]
+    fn coalescing_merges_modes_and_non_powers_of_two_divide() {
+        let p = plan("(3,(2,5)):(1,(3,6))");
+        assert_eq!(p.modes, vec![Mode { extent: 30, stride: 1, split: Split::Last }]);
+        assert_eq!(p.offset_splits(), 0);
+        let p = plan("(3,5):(5,1)");
+        assert_eq!(p.modes[0].split, Split::Div(3));
+        assert_eq!(p.leaves.len(), 2);
+    }
+
+    #[test]
+    fn trailing_stride_zero_modes_are_not_computed() {
+        let p = plan("(4,3):(1,0)");
+        assert_eq!(p.offset_modes, 1);
+        assert_eq!(p.modes[0].split, Split::Pow2 { shift: 2, mask: 3 });
+        let p = plan("8:0");
+        assert_eq!(p.offset_modes, 0);
+    }
+
+    #[test]
+    fn negative_strides_make_offsets_signed() {
+        let p = plan("(4,2):(-1,4)");
+        assert!(p.signed);
+        assert_eq!((p.cosize, p.min_offset), (5, -3));
+    }
+
+    #[test]
+    fn size_one_leaves_pass_the_index_through() {
+        let p = plan("(2,1,6,1):(1,7,8,0)");
+        let splits: Vec<Split> = p.leaves.iter().map(|m| m.split).collect();
+        assert_eq!(splits, vec![Split::Pow2 { shift: 1, mask: 1 }, Split::Unit, Split::Div(6), Split::Last]);
+    }
+
+    #[test]
+    fn the_plan_computes_the_layout_function() {
+        for s in [
+            "((2,4),3):((1,6),2)",
+            "((4,8),2):((16,1),8)",
+            "(3,5,7,2,3,5):(1,210,3,105,15,630)",
+            "(4,3):(1,0)",
+            "(4,(4,2)):(4,(1,16))",
+            "(2,1,6,1):(1,7,8,0)",
+            "(4,2):(-1,4)",
+            "1:0",
+            "7:11",
+        ] {
+            let l = parse_layout(s).unwrap();
+            let p = IndexPlan::new(&l).unwrap();
+            for i in 0..l.size() {
+                assert_eq!(offset(&p, i as u64), l.eval(i).unwrap(), "{s} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn overflowing_offsets_are_rejected() {
+        let l = parse_layout("(4,4):(1,4611686018427387904)").unwrap();
+        assert!(matches!(IndexPlan::new(&l), Err(LayoutError::Overflow { .. })));
+    }
+}

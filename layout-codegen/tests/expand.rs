@@ -1,0 +1,97 @@
+//! Snapshots of the expansion of a representative set of layouts, pretty-printed with
+//! prettyplease: what `layout!` emits, reviewable without a compiler.
+//! Update with `INSTA_UPDATE=always cargo test -p layout-codegen --test expand`.
+
+use proc_macro2::TokenStream;
+
+fn pretty(tokens: TokenStream) -> String {
+    match syn::parse2::<syn::File>(tokens.clone()) {
+        Ok(file) => prettyplease::unparse(&file),
+        Err(e) => panic!("the expansion does not parse as items ({e}):\n{tokens}"),
+    }
+}
+
+fn expand(input: &str) -> String {
+    pretty(layout_codegen::expand(input.parse().unwrap()))
+}
+
+macro_rules! snapshot {
+    ($name:ident, $input:expr) => {
+        #[test]
+        fn $name() {
+            insta::with_settings!({ omit_expression => true, description => $input }, {
+                insta::assert_snapshot!(expand($input));
+            });
+        }
+    };
+}
+
+snapshot!(tiled, "/// The paper's running example.\npub Tiled = ((2,4),3):((1,6),2);");
+snapshot!(ampere_tv, "pub AmpereTv = ((4,8),2):((16,1),8);");
+snapshot!(rank6_non_powers_of_two, "pub Rank6 = (3,5,7,2,3,5):(1,210,3,105,15,630);");
+snapshot!(coalesces_to_one_mode, "pub(crate) Compact = (3,(2,5)):(1,(3,6));");
+snapshot!(row_major, "pub RowMajor = (4,8):(8,1);");
+snapshot!(negative_strides, "pub Reversed = (4,(2,3)):(-1,(12,-4));");
+snapshot!(broadcast, "pub Broadcast = ((2,2),(2,4)):((0,2),(0,4));");
+snapshot!(scalar, "pub Scalar = 7:11;");
+snapshot!(single_element, "Single = 1:0;");
+snapshot!(rank1_tuple, "pub Rank1 = (8):(3);");
+snapshot!(expression_over_earlier_items, "pub A = (8,8):(1,8);\npub Tiles = zipped_divide(A, [4:1, 2:1]);");
+snapshot!(attributes, "#[cfg(feature = \"x\")]\n#[allow(non_camel_case_types)]\n/// Docs.\npub lower = 4:1;");
+snapshot!(fallback_after_error, "pub Good = 4:1;\npub Bad = composition((4,6):(2,3), 6:3);");
+
+#[test]
+fn expression_form() {
+    let block = layout_codegen::expand("logical_divide(24:3, 8:3)".parse().unwrap());
+    // An expression: a block that defines the type and evaluates to its value. Shown as the
+    // body of a function so that it pretty-prints.
+    let tokens = quote::quote!(fn expression() -> impl ::layout::StaticLayout #block);
+    insta::assert_snapshot!(pretty(tokens));
+}
+
+#[test]
+fn expand_expr_for_the_cli() {
+    let tokens = layout_codegen::expand_expr("composition((6,2):(8,2), (4,3):(3,1))", "Composed").unwrap();
+    assert!(pretty(tokens).contains("pub const NOTATION: &'static str = \"((2,2),3):((24,2),8)\";"));
+    let err = layout_codegen::expand_expr("composition((4,6):(2,3), 6:3)", "Bad").unwrap_err();
+    assert!(err.starts_with("composition is not admissible: stride divisibility"), "{err}");
+    assert!(err.contains("\n\nhelp: "), "{err}");
+    assert!(layout_codegen::expand_expr("[4:1]", "T").unwrap_err().contains("is a tiler"));
+    assert!(layout_codegen::expand_expr("4:1", "not a name").is_err());
+}
+
+/// The amount of emitted code grows with the number of modes, not with the size.
+#[test]
+fn code_size_does_not_grow_with_the_size() {
+    let small = layout_codegen::expand("pub A = (3,5):(5,1);".parse().unwrap()).to_string().len();
+    let large = layout_codegen::expand("pub A = (30001,50001):(50001,1);".parse().unwrap()).to_string().len();
+    assert!(large < small + small / 10, "{small} vs {large}");
+}
+
+/// Garbage never panics: every input gives tokens (errors or items).
+#[test]
+fn never_panics() {
+    for input in [
+        "",
+        ";",
+        "pub",
+        "pub A",
+        "pub A =",
+        "= 4",
+        "#[doc] pub A = 4:1;",
+        "4:1; 4:1",
+        "pub A = 4:1 pub B = 2:1",
+        "(",
+        "pub A = ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((4)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));",
+        "pub A = get((4,8):(1,4), 18446744073709551615);",
+        "pub A = 0:0;",
+        "pub A = -4:1;",
+        "pub A = r#pub;",
+        "pub A = 'x';",
+    ] {
+        if let Ok(tokens) = input.parse::<TokenStream>() {
+            let out = layout_codegen::expand(tokens);
+            assert!(!out.is_empty(), "{input}");
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Generated code agrees with layout-core. `agreement/generated.rs` holds `layout!` items for
+//! oracle layouts: results of the composition, divide, product, complement and inverse
+//! records of `tests/data/pycute-vectors.jsonl` (the first ones of each operation that
+//! layout-core accepts) and the worked examples of ALGEBRA.md with integer strides. For each,
+//! `offset(i)` must equal layout-core's evaluation for every index of the domain, and
+//! `coord`, `offset_of`, the traversal, the constants and `to_layout` must agree too.
+//!
+//! Regenerate with `REGENERATE=1 cargo test -p layout-ui-tests --test agreement`;
+//! `generated_file_is_fresh` fails when the committed file differs from what the generator
+//! writes.
+
+use std::fmt::Debug;
+
+use layout::{Offset, StaticLayout};
+use layout_core::{Layout, Value, evaluate};
+
+#[path = "agreement/generated.rs"]
+mod generated;
+
+/// Checks one generated layout against layout-core's evaluation of its expression.
+pub trait Check {
+    fn check<L: StaticLayout>(&mut self, expr: &str)
+    where
+        L::Coord: Debug;
+}
+
+/// A coordinate of nested tuples in canonical notation: `((1, 2), 0)` -> `((1,2),0)`,
+/// `(3,)` -> `(3)`.
+fn notation(c: &impl Debug) -> String {
+    format!("{c:?}").replace(' ', "").replace(",)", ")")
+}
+
+struct Agreement {
+    layouts: usize,
+    indices: usize,
+}
+
+impl Check for Agreement {
+    fn check<L: StaticLayout>(&mut self, expr: &str)
+    where
+        L::Coord: Debug,
+    {
+        let core = match evaluate(expr) {
+            Ok(Value::Layout(l)) => l,
+            Ok(Value::Tuple(t)) => Layout::column_major(t).unwrap(),
+            other => panic!("{expr}: layout-core gives {other:?}"),
+        };
+        assert_eq!(L::NOTATION, core.to_string(), "{expr}");
+        assert_eq!(L::to_layout(), core, "{expr}");
+        assert_eq!(L::SIZE as i64, core.size(), "{expr}");
+        assert_eq!(L::COSIZE as i64, core.cosize().unwrap(), "{expr}");
+        assert_eq!((L::RANK, L::DEPTH), (core.rank(), core.depth()), "{expr}");
+        let mut visited = Vec::with_capacity(L::SIZE);
+        L::for_each_offset(|o| visited.push(o.to_i64()));
+        assert_eq!(visited.len(), L::SIZE, "{expr}: traversal length");
+        for (i, &seen) in visited.iter().enumerate() {
+            let want = core.eval(i as i64).unwrap();
+            assert_eq!(L::offset(i).to_i64(), want, "{expr}: offset({i})");
+            assert_eq!(seen, want, "{expr}: traversal at {i}");
+            let c = L::coord(i);
+            assert_eq!(notation(&c), core.coord(i as i64).unwrap().to_string(), "{expr}: coord({i})");
+            assert_eq!(L::offset_of(c).to_i64(), want, "{expr}: offset_of(coord({i}))");
+        }
+        self.layouts += 1;
+        self.indices += L::SIZE;
+    }
+}
+
+#[test]
+fn generated_code_agrees_with_layout_core() {
+    let mut a = Agreement { layouts: 0, indices: 0 };
+    generated::run(&mut a);
+    assert_eq!(a.layouts, generated::CASES);
+    assert!(a.layouts >= 300, "only {} layouts", a.layouts);
+    eprintln!("{} layouts, {} indices agree", a.layouts, a.indices);
+}
+
+mod generator {
+    use std::collections::HashSet;
+    use std::path::PathBuf;
+
+    use layout_core::{Layout, Value, evaluate};
+
+    /// The operations whose results are replayed, and how many records of each.
+    const OPS: &[(&str, usize)] = &[
+        ("composition", 60),
+        ("logical_divide", 50),
+        ("zipped_divide", 25),
+        ("tiled_divide", 25),
+        ("logical_product", 45),
+        ("zipped_product", 20),
+        ("tiled_product", 20),
+        ("complement", 40),
+        ("right_inverse", 30),
+        ("left_inverse", 30),
+    ];
+
+    /// ALGEBRA.md's worked examples with integer strides (tables A–L).
+    const ALGEBRA: &[(&str, &str)] = &[
+        ("A4", "((2,2),(4,2)):((1,8),(2,16))"),
+        ("A5", "(2,2,2):(2,1,4)"),
+        ("A6", "((2,2),2):((2,4),1)"),
+        ("A6Coalesced", "coalesce(((2,2),2):((2,4),1))"),
+        ("A7", "(2,(2,2)):(2,(1,4))"),
+        ("A8Col", "(4,8):(1,4)"),
+        ("A8Row", "(4,8):(8,1)"),
+        ("A9", "(4,8):(1,5)"),
+        ("A10", "(4,(4,2)):(4,(1,16))"),
+        ("A11", "((2,2),(2,4)):((0,2),(0,4))"),
+        ("A18", "((3,2),((2,3),2)):((4,1),((2,15),100))"),
+        ("A25a", "24:1"),
+        ("A25b", "(4,6):(1,4)"),
+        ("A25c", "(3,(4,2)):(1,(3,12))"),
+        ("A26", "(3,4):(2,6)"),
+        ("B1", "coalesce((2,(1,6)):(1,(6,2)))"),
+        ("B2", "coalesce((2,(1,6)):(1,(6,2)), (1,1))"),
+        ("B3", "coalesce(((4,3),5):((15,1),3))"),
+        ("B4", "coalesce(((4,3),5):((15,1),3), (1,1))"),
+        ("B5", "coalesce((2,4,6):(24,6,1))"),
+        ("B6", "coalesce(((2,2),(2,2)):((1,4),(8,32)))"),
+        ("B7", "coalesce((2,1,6,1):(1,7,8,0))"),
+        ("B7z", "coalesce_z((2,1,6,1):(1,7,8,0))"),
+        ("C1", "composition(7:11, 3:4)"),
+        ("C2", "composition(7:11, (3,5):(6,3))"),
+        ("C3", "composition((4,6,8,10):(2,3,5,7), 6:12)"),
+        ("C4", "composition((4,2,8):(3,12,97), 3:3)"),
+        ("C5", "composition(24:3, 8:3)"),
+        ("C6a", "composition((8,8):(8,1), 2:3)"),
+        ("C6b", "composition((8,8):(8,1), 3:3)"),
+        ("C7", "composition((6,2):(8,2), (4,3):(3,1))"),
+        ("C8", "composition(20:2, (5,4):(4,1))"),
+        ("C9", "composition((10,2):(16,4), (3,4):(1,5))"),
+        ("C10", "composition((32,128):(128,1), (30,128):(1,32))"),
+        ("C11", "composition((6,2):(8,3), (4,3):(3,1))"),
+        ("C12", "composition((2,3):(1,2), (2,3):(3,1))"),
+        ("C13", "composition((5,3):(1,7), composition(4:1, 2:5))"),
+        ("C14", "composition(composition((5,3):(1,7), 4:1), 2:5)"),
+        ("C15", "composition((8,16):(1,8), (4,8))"),
+        ("C16", "composition((8,16):(1,8), [(2,2):(1,4), 8:1])"),
+        ("C17", "composition((8,16):(1,8), [(2,2):(1,4), 8:2])"),
+        ("C18", "composition((8,16):(1,8), [4:2, 8:2])"),
+        ("C19a", "composition((12,(4,8)):(59,(13,1)), [3:4, 8:2])"),
+        ("C19b", "composition((12,(4,8)):(59,(13,1)), (3,8))"),
+        ("D6", "composition((5,3):(7,1), 2:3)"),
+        ("P1", "composition((8,8):(1,8), ((4,8),2):((16,1),8))"),
+        ("P2", "composition((8,8):(8,1), ((4,8),2):((16,1),8))"),
+        ("P3", "composition((8,8):(1,9), ((4,8),2):((16,1),8))"),
+        ("P4", "composition(((4,2),(2,4)):((2,16),(1,8)), ((4,8),2):((16,1),8))"),
+        ("E1", "right_inverse((4,8):(1,4))"),
+        ("E2", "right_inverse((4,8):(8,1))"),
+        ("E3", "right_inverse((3,7,5):(5,15,1))"),
+        ("E4", "right_inverse((4,8):(1,5))"),
+        ("E5", "right_inverse(((2,2),(2,4)):((0,1),(0,2)))"),
+        ("E6", "right_inverse(((2,2),(2,4)):((0,2),(0,4)))"),
+        ("E7", "right_inverse((4,(4,2)):(4,(1,16)))"),
+        ("E8", "right_inverse(((2,2),(4,2)):((1,8),(2,16)))"),
+        ("E11", "right_inverse((2,4,6):(4,1,8))"),
+        ("F1", "left_inverse((4,8):(1,4))"),
+        ("F2", "left_inverse((4,8):(8,1))"),
+        ("F3", "left_inverse((4,8):(1,5))"),
+        ("F4", "left_inverse(((2,2),(2,4)):((0,2),(0,4)))"),
+        ("F5", "left_inverse(((2,2),(2,4)):((0,1),(0,2)))"),
+        ("F6", "left_inverse((3,7,5):(5,15,1))"),
+        ("F7", "left_inverse((4,(4,2)):(4,(1,16)))"),
+        ("F8", "left_inverse(((2,2),(4,2)):((1,8),(2,16)))"),
+        ("F11", "left_inverse((4,4):(4,1))"),
+        ("G1", "complement((4,8):(1,4))"),
+        ("G2", "complement((4,8):(8,1))"),
+        ("G4", "complement((4,8):(1,8))"),
+        ("G5", "complement(((2,2),(2,4)):((0,2),(0,4)))"),
+        ("G8", "complement(8:3, 24)"),
+        ("G9", "complement(4:1, 24)"),
+        ("G10", "complement(6:4, 24)"),
+        ("G11", "complement((4,6):(1,4), 24)"),
+        ("G12", "complement(4:2, 24)"),
+        ("G13", "complement((2,4):(1,6), 24)"),
+        ("G14", "complement((2,2):(1,6), 24)"),
+        ("G15", "complement((3,4):(4,1), 120)"),
+        ("G17", "complement(((2,2),(2,4)):((0,1),(0,2)))"),
+        ("G18", "complement((4,(4,2)):(4,(1,16)))"),
+        ("H1", "logical_product((3,4):(4,1), (2,5):(1,2))"),
+        ("H3", "blocked_product((3,4):(4,1), (2,5):(1,2))"),
+        ("H4", "raked_product((3,4):(4,1), (2,5):(1,2))"),
+        ("H5a", "zipped_product((3,4):(4,1), (2,5):(1,2))"),
+        ("H5b", "flat_product((3,4):(4,1), (2,5):(1,2))"),
+        ("H6", "logical_product((2,2):(4,1), 6:1)"),
+        ("H7", "logical_product((2,5):(5,1), 4)"),
+        ("I1", "logical_divide(24:3, 8:3)"),
+        ("I2", "logical_divide((6,2,2):(2,1,20), 8:3)"),
+        ("I3", "logical_divide((8,16):(20,1), [4:1, 8:2])"),
+        ("I4", "zipped_divide((8,16):(20,1), [4:1, 8:2])"),
+        ("I5a", "tiled_divide((8,16):(20,1), [4:1, 8:2])"),
+        ("I5b", "flat_divide((8,16):(20,1), [4:1, 8:2])"),
+        ("I6", "logical_divide((4,2,3):(2,1,8), 4:2)"),
+        ("I7", "logical_divide((9,(4,8)):(59,(13,1)), [3:3, (2,4):(1,8)])"),
+        ("I8", "logical_divide(24:1, 4:2)"),
+        ("I9", "logical_divide((6,6):(1,12), (6,3):(3,1))"),
+        ("J1", "max_common_layout((4,4):(1,4), ((2,2),4):((1,8),2))"),
+        ("J2", "max_common_layout(((2,2),(2,2)):((8,2),(4,1)), ((2,2),(2,2)):((4,2),(8,1)))"),
+        ("J3", "nullspace((2,4,6):(1,2,0))"),
+        ("J4a", "upcast((4,8):(1,4), 2)"),
+        ("J4b", "downcast((4,8):(1,4), 2)"),
+        ("J5", "tile_to_shape((2,2):(1,2), (8,6))"),
+        ("J6", "make_ordered_layout((2,3,4), (2,0,1))"),
+        ("J7", "with_shape(16:1, (4,4))"),
+        ("J8", "make_layout_like((2,3,4):(12,1,3))"),
+        ("K1", "(1,128):(1,16384)"),
+        ("K2", "(2,128):(1,16384)"),
+        ("K3", "(8,(16,4)):(1,(16384,524288))"),
+        ("K4", "((4,8),2):((16,1),8)"),
+        ("L1", "(8,2,3):(1,16,32)"),
+        ("L2", "(2,3,2):(42,1,128)"),
+        ("L3", "7:0"),
+        ("L4", "(8,3):(3,1)"),
+        ("L5", "(8,(3,5)):(1,(57,8))"),
+    ];
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn is_layout(expr: &str) -> bool {
+        match evaluate(expr) {
+            Ok(Value::Layout(l)) => layout_codegen_free_check(&l),
+            Ok(Value::Tuple(t)) => Layout::column_major(t).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// The macro also needs the offsets to fit 64-bit integers.
+    fn layout_codegen_free_check(l: &Layout) -> bool {
+        l.cosize().is_ok()
+    }
+
+    fn arg(v: &serde_json::Value) -> String {
+        match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The text of `generated.rs`.
+    pub fn generate() -> String {
+        let data = std::fs::read_to_string(root().join("../tests/data/pycute-vectors.jsonl")).unwrap();
+        let mut cases: Vec<(String, String, String)> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut taken: Vec<usize> = vec![0; OPS.len()];
+        for line in data.lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let op = r["op"].as_str().unwrap();
+            let Some(k) = OPS.iter().position(|(o, _)| *o == op) else { continue };
+            if taken[k] == OPS[k].1 {
+                continue;
+            }
+            let args: Vec<String> = r["args"].as_array().unwrap().iter().map(arg).collect();
+            let expr = format!("{op}({})", args.join(", "));
+            if !seen.insert(expr.clone()) || !is_layout(&expr) {
+                continue;
+            }
+            taken[k] += 1;
+            let id = r["id"].as_str().unwrap();
+            let name = format!("Pycute{}", id.trim_start_matches("public-"));
+            cases.push((name, id.to_string(), expr));
+        }
+        for (name, expr) in ALGEBRA {
+            assert!(is_layout(expr), "ALGEBRA.md example {name} `{expr}` is not accepted");
+            cases.push((format!("Algebra{name}"), format!("ALGEBRA.md {name}"), expr.to_string()));
+        }
+        let mut out = String::new();
+        out.push_str("// @generated by `REGENERATE=1 cargo test -p layout-ui-tests --test agreement`\n");
+        out.push_str("// from tests/data/pycute-vectors.jsonl and ALGEBRA.md's worked examples. Do not edit.\n\n");
+        out.push_str("use layout::layout;\n\nlayout! {\n");
+        for (name, source, expr) in &cases {
+            out.push_str(&format!("    /// {source}: `{expr}`\n    pub {name} = {expr};\n"));
+        }
+        out.push_str("}\n\n");
+        out.push_str(&format!("pub const CASES: usize = {};\n\n", cases.len()));
+        out.push_str("pub fn run(c: &mut impl super::Check) {\n");
+        for (name, _, expr) in &cases {
+            out.push_str(&format!("    c.check::<{name}>(\"{expr}\");\n"));
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    pub fn path() -> PathBuf {
+        root().join("tests/agreement/generated.rs")
+    }
+}
+
+#[test]
+fn generated_file_is_fresh() {
+    let want = generator::generate();
+    let path = generator::path();
+    if std::env::var_os("REGENERATE").is_some() {
+        std::fs::write(&path, &want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "{} is stale: run `REGENERATE=1 cargo test -p layout-ui-tests --test agreement`",
+        path.display()
+    );
+}

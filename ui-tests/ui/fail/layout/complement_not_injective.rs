@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = complement((2,2):(1,1), 8);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = downcast((4,8):(2,8), 2);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = upcast((4,8):(1,4), 0);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = eval(8:1, -1):1;
+}
+
+fn main() {}

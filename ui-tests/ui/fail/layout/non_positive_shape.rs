@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = (4,0):(1,4);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = (4294967296,4294967296):(1,4294967296);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = logical_divide((6,4):(1,6), 5:1);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = with_shape(16:1, (4,3));
+}
+
+fn main() {}

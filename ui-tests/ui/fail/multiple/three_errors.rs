@@ -1,0 +1,22 @@
+use layout::layout;
+
+// Every error of one invocation is reported, each at its own tokens; the failed items still
+// exist, so their uses below produce no further errors.
+layout! {
+    /// Fine.
+    pub A = (4,8):(1,4);
+    pub Bad = composition((4,6):(2,3), 6:3);
+    pub Worse = logical_divide(A, 5:1);
+    pub Typo = complment(A, 64);
+    /// Depends on a failed item: skipped silently, its cause is reported above.
+    pub Uses = coalesce(Bad);
+}
+
+const X: usize = Bad::offset(3);
+
+fn main() {
+    let _ = Worse::offset_of((1, 2));
+    let (_a, _b): (usize, usize) = Typo::coord(3);
+    let _ = Uses::SIZE + X + A::SIZE;
+    println!("{}", Bad);
+}

@@ -1,0 +1,8 @@
+use layout::layout;
+
+layout! {
+    pub A = logical_product(B, (2,2));
+    pub B = (4,8):(1,4);
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = coalesce(A);
+}
+
+fn main() {}

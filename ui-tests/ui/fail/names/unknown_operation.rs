@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = complment((4,8):(1,4), 64);
+}
+
+fn main() {}

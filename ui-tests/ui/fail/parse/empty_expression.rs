@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = ;
+}
+
+fn main() {}

@@ -1,0 +1,5 @@
+use layout::layout;
+
+layout! {}
+
+fn main() {}

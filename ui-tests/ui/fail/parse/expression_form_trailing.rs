@@ -1,0 +1,5 @@
+use layout::layout;
+
+fn main() {
+    let _l = layout!((4,8):(1,4), 2);
+}

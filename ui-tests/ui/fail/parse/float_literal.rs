@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = 4.5:1;
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = (4,8):(1,-x);
+}
+
+fn main() {}

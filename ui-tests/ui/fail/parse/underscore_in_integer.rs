@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = 1_024:1;
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub A = complement(4:1, (4,8):(1,4));
+}
+
+fn main() {}

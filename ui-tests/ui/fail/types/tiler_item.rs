@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub T = [4:1, 2:1];
+}
+
+fn main() {}
