@@ -60,6 +60,12 @@ pub fn explain(text: &str) -> Result<String, String> {
     if e.result.is_ok() { Ok(out) } else { Err(out) }
 }
 
+/// `expand`: the Rust the `layout!` macro emits for `EXPR` as an item named `name`,
+/// pretty-printed.
+pub fn expand(text: &str, name: &str) -> Result<String, String> {
+    layout_codegen::expand_expr_pretty(text, name)
+}
+
 /// The signatures of every operation.
 pub fn functions() -> String {
     FUNCTIONS.iter().map(|f| f.signature).collect::<Vec<_>>().join("\n")

@@ -7,12 +7,13 @@
 //! layout show '(4,8):(8,1)'                              # a grid like CuTe's print_layout
 //! layout svg --tv '((4,8),2):((16,1),8)' -o tv.svg       # a picture, cells coloured by thread
 //! layout explain 'composition((4,6):(2,3), 6:3)'         # the algorithm's steps, or why not
+//! layout expand --name Tiled '((2,4),3):((1,6),2)'       # the code `layout!` emits
 //! ```
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use layout_cli::{eval_line, explain, functions, parse_tile, show, svg, table_line};
+use layout_cli::{eval_line, expand, explain, functions, parse_tile, show, svg, table_line};
 
 const USAGE: &str = "usage: layout COMMAND [OPTIONS] (EXPR | --batch)
 commands:
@@ -21,12 +22,14 @@ commands:
   show EXPR       a layout as a text grid (rows: mode 0, columns: the other modes)
   svg EXPR        the same grid as an SVG picture (-o FILE to write a file)
   explain EXPR    the steps of a composition, divide or product, or why it is rejected
+  expand EXPR     the Rust code `layout!` emits for EXPR (--name NAME, default L)
   functions       the operations of the expression language
 options:
   --batch         (eval, table) one expression per stdin line -> one output line each
   --tv            (show, svg) EXPR is a thread-value layout (T,V) -> index into a tile
   --tile MxN      (show, svg with --tv) the tile the indices address, column-major
-  -o FILE         (svg) write the picture to FILE";
+  -o FILE         (svg) write the picture to FILE
+  --name NAME     (expand) the name of the generated type";
 
 /// A subcommand: one expression in, the text to print (or the error) out.
 type Command = dyn Fn(&str) -> Result<String, String>;
@@ -36,11 +39,12 @@ struct Opts {
     tv: bool,
     tile: Option<(i64, i64)>,
     out: Option<String>,
+    name: String,
     expr: Option<String>,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { batch: false, tv: false, tile: None, out: None, expr: None };
+    let mut o = Opts { batch: false, tv: false, tile: None, out: None, name: "L".into(), expr: None };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -48,6 +52,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             "--tv" => o.tv = true,
             "--tile" => o.tile = Some(parse_tile(it.next().ok_or("--tile needs a value")?)?),
             "-o" | "--output" => o.out = Some(it.next().ok_or("-o needs a file name")?.clone()),
+            "--name" => o.name = it.next().ok_or("--name needs a type name")?.clone(),
             _ if o.expr.is_none() => o.expr = Some(a.clone()),
             _ => return Err(format!("unexpected argument `{a}` (quote the expression)")),
         }
@@ -74,6 +79,10 @@ fn main() -> ExitCode {
         "show" => Box::new(move |e| show(e, opts.tv, opts.tile)),
         "svg" => Box::new(move |e| svg(e, opts.tv, opts.tile)),
         "explain" => Box::new(explain),
+        "expand" => {
+            let name = opts.name.clone();
+            Box::new(move |e| expand(e, &name))
+        }
         "functions" => {
             println!("{}", functions());
             return ExitCode::SUCCESS;

@@ -1,6 +1,6 @@
 //! Snapshots of `show` and `explain` for the paper's worked examples (ALGEBRA.md tables).
 
-use layout_cli::{explain, show};
+use layout_cli::{expand, explain, show};
 
 fn shown(expr: &str) -> String {
     show(expr, false, None).unwrap_or_else(|e| format!("error: {e}"))
@@ -57,4 +57,14 @@ fn explain_divides_and_products() {
     insta::assert_snapshot!("explain_h6_product", explained("logical_product((2,2):(4,1), 6:1)"));
     insta::assert_snapshot!("explain_g12_complement", explained("complement(4:2, 24)"));
     insta::assert_snapshot!("explain_g3_weak_complement", explained("complement((4,8):(1,5), 39)"));
+}
+
+#[test]
+fn expand_paper_layouts() {
+    let expanded = |expr: &str, name: &str| expand(expr, name).unwrap_or_else(|e| format!("error: {e}"));
+    insta::assert_snapshot!("expand_tiled", expanded("((2,4),3):((1,6),2)", "Tiled"));
+    insta::assert_snapshot!("expand_ampere_tv", expanded("((4,8),2):((16,1),8)", "AmpereTv"));
+    insta::assert_snapshot!("expand_i3_divide", expanded("logical_divide((8,16):(20,1), [4:1,8:2])", "Blocks"));
+    insta::assert_snapshot!("expand_negative_strides", expanded("(4,8):(-1,4)", "Reversed"));
+    insta::assert_snapshot!("expand_rejected", expanded("composition((4,6):(2,3), 6:3)", "Bad"));
 }
