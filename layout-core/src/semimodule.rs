@@ -29,6 +29,17 @@ pub(crate) trait Semimodule: Clone + PartialEq + fmt::Debug + fmt::Display {
     fn continues(&self, extent: i64, next: &Self) -> bool {
         self.scale(extent).is_ok_and(|v| &v == next)
     }
+    /// The error of a composition that does not distribute over B's modes, at index `index`
+    /// where B gives `point`: the mode-wise value `got`, the true `want = A(point)`.
+    fn not_distributive(lhs: String, rhs: String, index: i64, point: i64, got: &Self, want: &Self) -> LayoutError {
+        LayoutError::NotDistributiveValues {
+            lhs,
+            rhs,
+            index,
+            point,
+            values: Box::new((got.to_string(), want.to_string())),
+        }
+    }
 }
 
 impl Semimodule for i64 {
@@ -46,6 +57,10 @@ impl Semimodule for i64 {
 
     fn scale(&self, k: i64) -> Result<Self> {
         checked::mul(k, *self)
+    }
+
+    fn not_distributive(lhs: String, rhs: String, index: i64, point: i64, got: &Self, want: &Self) -> LayoutError {
+        LayoutError::NotDistributive { lhs, rhs, index, point, got: *got, want: *want }
     }
 }
 
