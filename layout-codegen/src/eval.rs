@@ -10,12 +10,12 @@ use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
 use crate::ctxt::Ctxt;
-use crate::plan::IndexPlan;
+use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// What became of one item.
 pub enum Outcome {
     /// Evaluated and planned: emit the layout's struct.
-    Planned(Box<IndexPlan>),
+    Planned(Box<Plan>),
     /// An error was reported: emit the fallback struct so that uses of the name do not
     /// cascade into more errors.
     Failed,
@@ -52,7 +52,7 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
 }
 
 /// Evaluates the expression form (no names in scope).
-pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<IndexPlan> {
+pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Plan> {
     let env = Env::new();
     let (failed, later) = (HashSet::new(), HashMap::new());
     let scope = Scope { env: &env, failed: &failed, later: &later, here: 0 };
@@ -75,7 +75,7 @@ fn evaluate_item(
     what: &str,
     scope: &Scope,
     cx: &mut Ctxt,
-) -> Option<(Value, IndexPlan)> {
+) -> Option<(Value, Plan)> {
     if expr.tokens.is_empty() {
         cx.error(syn::Error::new_spanned(empty_at, "expected a layout expression, e.g. `(4,8):(1,4)`"));
         return None;
@@ -91,19 +91,40 @@ fn evaluate_item(
         return None;
     }
     let value = evaluate_expr(&ast, scope.env).map_err(|e| cx.error(to_syn(expr, &e))).ok()?;
-    let layout = match as_layout(&value) {
-        Ok(l) => l,
-        Err(message) => {
-            cx.error(expr.error_whole(format!("{what} must be a layout, but {message}")));
-            return None;
-        }
-    };
-    match IndexPlan::new(&layout) {
+    match plan_value(&value) {
         Ok(plan) => Some((value, plan)),
-        Err(error) => {
-            let message = format!("`{layout}` cannot be indexed with machine integers: {error}");
+        Err(PlanError::NotALayout(message)) => {
+            cx.error(expr.error_whole(format!("{what} must be a layout, but {message}")));
+            None
+        }
+        Err(PlanError::Machine(message)) => {
             cx.error(expr.error_whole(message));
             None
+        }
+    }
+}
+
+/// Why a value cannot be emitted.
+pub enum PlanError {
+    /// Not a layout of any kind (`is a tiler`, `is an integer`, …).
+    NotALayout(String),
+    /// A layout whose offsets do not fit the machine integers of the emitted code.
+    Machine(String),
+}
+
+/// The plan of a value: an integer layout (a bare shape is the compact column-major
+/// layout), a swizzled layout, a coordinate layout or an F2 layout.
+pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
+    let machine = |shown: &dyn std::fmt::Display, e: LayoutError| {
+        PlanError::Machine(format!("`{shown}` cannot be indexed with machine integers: {e}"))
+    };
+    match value {
+        Value::Swizzled(s) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
+        Value::BasisLayout(b) => BasisPlan::new(b).map(Plan::Basis).map_err(|e| machine(b, e)),
+        Value::F2Layout(f) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        v => {
+            let layout = as_layout(v).map_err(PlanError::NotALayout)?;
+            IndexPlan::new(&layout).map(Plan::Int).map_err(|e| machine(&layout, e))
         }
     }
 }
@@ -114,6 +135,9 @@ fn as_layout(value: &Value) -> Result<Layout, String> {
         Value::Layout(l) => Ok(l.clone()),
         Value::Tuple(t) => Layout::column_major(t.clone()).map_err(|e| e.to_string()),
         Value::Tiler(t) => Err(format!("`{t}` is a tiler; use it inside the expression that applies it")),
+        Value::Swizzle(s) => {
+            Err(format!("`{s}` is a swizzle function; compose it with a layout: `{s} o (8,64):(64,1)`"))
+        }
         v => Err(format!("`{v}` is {}", v.kind())),
     }
 }
@@ -244,9 +268,4 @@ pub fn with_help(message: String, help: Option<String>) -> String {
         Some(help) => format!("{message}\n\nhelp: {help}"),
         None => message,
     }
-}
-
-/// The error of a layout that cannot be planned, as text (for [`crate::expand_expr`]).
-pub fn plan_error(layout: &Layout, error: &LayoutError) -> String {
-    format!("`{layout}` cannot be indexed with machine integers: {error}")
 }

@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Attribute;
 
-use crate::plan::{IndexPlan, Mode, ShapeTree, Split};
+use crate::plan::{BasisPlan, F2Plan, IndexPlan, Mode, Plan, ShapeTree, Split, SwizzledPlan, digit_bits};
 
 /// Where the generated items come from: the user's attributes, visibility and name.
 pub struct Target<'a> {
@@ -56,7 +56,7 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
     let notation = Literal::string(&plan.notation);
     let offset = offset_fn(plan);
     let offset_of = offset_of_fn(plan);
-    let coord = coord_fn(plan);
+    let coord = coord_fn(&plan.leaves, &plan.shape);
     let for_each = for_each_fn(plan);
 
     quote! {
@@ -103,10 +103,369 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
 }
 
 /// The expression form: a block that defines the struct and evaluates to its value.
-pub fn expression(plan: &IndexPlan) -> TokenStream {
+pub fn expression(plan: &Plan) -> TokenStream {
     let name = Ident::new("Layout", Span::call_site());
-    let items = layout_items(&Target { attrs: &[], vis: TokenStream::new(), name: name.clone() }, plan);
+    let items = items(&Target { attrs: &[], vis: TokenStream::new(), name: name.clone() }, plan);
     quote!({ #items #name })
+}
+
+/// The items of any plan: an integer layout's ([`layout_items`]), or those of a swizzled,
+/// coordinate or F2 layout.
+pub fn items(target: &Target, plan: &Plan) -> TokenStream {
+    match plan {
+        Plan::Int(p) => layout_items(target, p),
+        Plan::Swizzled(p) => swizzled_items(target, p),
+        Plan::Basis(p) => basis_items(target, p),
+        Plan::F2(p) => f2_items(target, p),
+    }
+}
+
+/// What differs between the kinds beyond integer strides; the struct, the constants and the
+/// trait impls (`impl_layout_value!`, with [`layout::GeneratedLayout`]) are shared.
+struct Parts {
+    summary: String,
+    notation: String,
+    size: u64,
+    rank: usize,
+    depth: usize,
+    /// The type of an offset, and of `COSIZE` with its value.
+    off: TokenStream,
+    cosize_ty: TokenStream,
+    cosize: TokenStream,
+    coord_ty: TokenStream,
+    /// The run-time value type of layout-core, under `__private`.
+    runtime: TokenStream,
+    /// Functions before `offset` (the swizzle).
+    extra: TokenStream,
+    offset: TokenStream,
+    offset_of: TokenStream,
+    coord: TokenStream,
+    for_each: TokenStream,
+}
+
+fn kind_items(target: &Target, parts: Parts) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let p = private();
+    let (shared, own) = split_attrs(attrs);
+    let separator = own.iter().any(|a| a.path().is_ident("doc")).then(|| quote!(#[doc = ""]));
+    let Parts { summary, off, cosize_ty, cosize, coord_ty, runtime, extra, offset, offset_of, coord, for_each, .. } =
+        &parts;
+    let size = lit(parts.size);
+    let (rank, depth) = (Literal::usize_unsuffixed(parts.rank), Literal::usize_unsuffixed(parts.depth));
+    let notation = Literal::string(&parts.notation);
+    quote! {
+        #(#own)*
+        #(#shared)*
+        #separator
+        #[doc = #summary]
+        #vis struct #name;
+
+        #(#shared)*
+        #[allow(dead_code)]
+        impl #name {
+            /// The number of indices of the domain, `size(L)`.
+            pub const SIZE: usize = #size;
+            /// `cosize(L)` as layout-core reports it.
+            pub const COSIZE: #cosize_ty = #cosize;
+            /// The number of top-level modes.
+            pub const RANK: usize = #rank;
+            /// The nesting depth of the shape.
+            pub const DEPTH: usize = #depth;
+            /// The layout in canonical notation.
+            pub const NOTATION: &'static str = #notation;
+
+            #extra
+
+            /// The offset of index `index` (straight-line: one division or shift per mode).
+            #[inline]
+            #offset
+
+            /// The offset of a natural coordinate (nested tuples shaped like the layout).
+            #[inline]
+            #offset_of
+
+            /// The natural coordinate of index `index`.
+            #[inline]
+            #coord
+
+            /// Calls `f` with the offset of every index in order.
+            #[inline]
+            #for_each
+        }
+
+        #p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#runtime);
+    }
+}
+
+fn int_type(signed: bool) -> TokenStream {
+    if signed { quote!(isize) } else { quote!(usize) }
+}
+
+/// `Sw o off o L`: L's straight-line offset, then `Self::swizzle` (add the offset, XOR and
+/// shift); the traversal is L's loop nest with the swizzle applied to each offset.
+fn swizzled_items(target: &Target, plan: &SwizzledPlan) -> TokenStream {
+    let inner = &plan.inner;
+    let off = int_type(plan.signed);
+    let x = local("x");
+    let value = local("offset");
+    let add = match plan.offset {
+        0 => quote!(#value),
+        o if o < 0 => {
+            let m = Literal::u64_unsuffixed(o.unsigned_abs());
+            quote!(#value - #m)
+        }
+        o => {
+            let m = Literal::u64_unsuffixed(o.unsigned_abs());
+            quote!(#value + #m)
+        }
+    };
+    let xor = if plan.yyy == 0 {
+        quote!(#x)
+    } else {
+        let yyy = lit(plan.yyy);
+        let s = Literal::u32_unsuffixed(u32::try_from(plan.shift.unsigned_abs()).unwrap_or(0));
+        if plan.shift >= 0 { quote!(#x ^ ((#x & #yyy) >> #s)) } else { quote!(#x ^ ((#x & #yyy) << #s)) }
+    };
+    let swizzle_doc = format!(" The swizzle of `{}` applied to an offset of the inner layout.", plan.notation);
+    let extra = quote! {
+        #[doc = #swizzle_doc]
+        #[inline]
+        pub const fn swizzle(#value: #off) -> #off {
+            let #x = #add;
+            #xor
+        }
+    };
+    let (param, stmts, body) = offset_body(&inner.modes[..inner.offset_modes], plan.signed);
+    let offset = quote! {
+        pub const fn offset(#param: usize) -> #off {
+            #stmts
+            Self::swizzle(#body)
+        }
+    };
+    let coord_ty = coord_type(&inner.shape);
+    let (pattern, body) = offset_of_body(&inner.leaves, &inner.shape, plan.signed);
+    let offset_of = quote! {
+        pub const fn offset_of(#pattern: #coord_ty) -> #off {
+            Self::swizzle(#body)
+        }
+    };
+    let summary = format!(
+        " The swizzled layout `{}`: {}, offsets {}.",
+        plan.notation,
+        indices(inner.size),
+        if plan.signed { "of either sign".to_string() } else { format!("in `0..{}`", plan.cosize) }
+    );
+    kind_items(
+        target,
+        Parts {
+            summary,
+            notation: plan.notation.clone(),
+            size: inner.size,
+            rank: inner.rank,
+            depth: inner.depth,
+            off: off.clone(),
+            cosize_ty: quote!(usize),
+            cosize: lit(plan.cosize).into_token_stream(),
+            coord_ty,
+            runtime: quote!(SwizzledLayout),
+            extra,
+            offset,
+            offset_of,
+            coord: coord_fn(&inner.leaves, &inner.shape),
+            for_each: for_each_nest(&inner.modes, plan.signed, &|o| quote!(Self::swizzle(#o))),
+        },
+    )
+}
+
+/// A traversal by index, for the kinds whose offsets are not a sum along a loop nest.
+fn for_each_by_index(off: &TokenStream) -> TokenStream {
+    let (f, index) = (local("f"), local("index"));
+    quote! {
+        pub fn for_each_offset<F: FnMut(#off)>(mut #f: F) {
+            for #index in 0..Self::SIZE {
+                #f(Self::offset(#index));
+            }
+        }
+    }
+}
+
+/// Coordinate strides: the index is split once at the coalesced modes; each component is a
+/// sum with that component's coefficients; `offset` returns the tuple of the components.
+fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
+    let tys: Vec<TokenStream> = plan.signed.iter().map(|&s| int_type(s)).collect();
+    let off = quote!((#(#tys,)*));
+    let index = local("index");
+    let modes = &plan.modes;
+    let (stmts, coords) = split_index(modes, &index, "c", &|k| modes[k].stride != 0);
+    let components: Vec<TokenStream> = (0..plan.components)
+        .map(|i| {
+            let terms = coords
+                .iter()
+                .zip(&plan.mode_coefs)
+                .filter_map(|(c, coefs)| {
+                    c.as_ref().filter(|_| coefs[i] != 0).map(|c| term(c, coefs[i], plan.signed[i]))
+                })
+                .collect();
+            sum(None, terms)
+        })
+        .collect();
+    let param = if coords.iter().any(Option::is_some) { index.to_token_stream() } else { quote!(_) };
+    let offset = quote! {
+        pub const fn offset(#param: usize) -> #off {
+            #stmts
+            (#(#components,)*)
+        }
+    };
+    let coord_ty = coord_type(&plan.shape);
+    let used = |k: usize| plan.leaves[k].stride != 0;
+    let pattern =
+        coord_tree(&plan.shape, &|k| if used(k) { local(&format!("c{k}")).to_token_stream() } else { quote!(_) });
+    let leaf_components: Vec<TokenStream> = (0..plan.components)
+        .map(|i| {
+            let terms = (0..plan.leaves.len())
+                .filter(|&k| plan.leaf_coefs[k][i] != 0)
+                .map(|k| term(&local(&format!("c{k}")).to_token_stream(), plan.leaf_coefs[k][i], plan.signed[i]))
+                .collect();
+            sum(None, terms)
+        })
+        .collect();
+    let offset_of = quote! {
+        pub const fn offset_of(#pattern: #coord_ty) -> #off {
+            (#(#leaf_components,)*)
+        }
+    };
+    let cosizes = plan.cosize.iter().map(|&c| lit(c));
+    let cosize_tys = plan.cosize.iter().map(|_| quote!(usize));
+    let shown: Vec<String> = plan.cosize.iter().map(u64::to_string).collect();
+    let summary = format!(
+        " The coordinate layout `{}`: {}, coordinates of rank {} within `({})`.",
+        plan.notation,
+        indices(plan.size),
+        plan.components,
+        shown.join(",")
+    );
+    kind_items(
+        target,
+        Parts {
+            summary,
+            notation: plan.notation.clone(),
+            size: plan.size,
+            rank: plan.rank,
+            depth: plan.depth,
+            cosize_ty: quote!((#(#cosize_tys,)*)),
+            cosize: quote!((#(#cosizes,)*)),
+            coord_ty,
+            runtime: quote!(BasisLayout),
+            extra: TokenStream::new(),
+            offset,
+            offset_of,
+            coord: coord_fn(&plan.leaves, &plan.shape),
+            for_each: for_each_by_index(&off),
+            off,
+        },
+    )
+}
+
+/// `c ⊗ k` (carry-less) for a digit `c` of a mode of extent `extent`: `c << t` when k is the
+/// single bit `1 << t`, otherwise one masked term per bit of the digit,
+/// `0usize.wrapping_sub((c >> b) & 1) & (k << b)` (all ones or all zeros, then the bit's
+/// image).
+fn clmul_terms(c: &TokenStream, k: u64, extent: u64) -> Vec<TokenStream> {
+    if k == 0 {
+        return Vec::new();
+    }
+    if k.is_power_of_two() {
+        let t = k.trailing_zeros();
+        return vec![if t == 0 {
+            c.clone()
+        } else {
+            let t = Literal::u32_unsuffixed(t);
+            quote!((#c << #t))
+        }];
+    }
+    (0..digit_bits(extent))
+        .map(|b| {
+            let image = lit(k << b);
+            let bit = if b == 0 {
+                quote!(#c & 1)
+            } else {
+                let b = Literal::u32_unsuffixed(b);
+                quote!((#c >> #b) & 1)
+            };
+            quote!((0usize.wrapping_sub(#bit) & #image))
+        })
+        .collect()
+}
+
+fn xor(terms: Vec<TokenStream>) -> TokenStream {
+    let mut terms = terms.into_iter();
+    match terms.next() {
+        Some(first) => quote!(#first #(^ #terms)*),
+        None => quote!(0),
+    }
+}
+
+/// F2 strides: the digits of the coalesced modes, each XORed in as its carry-less product
+/// with the stride, unrolled over the digit's bits (no loops, no tables).
+fn f2_items(target: &Target, plan: &F2Plan) -> TokenStream {
+    // A digit of a size-1 leaf is always 0: it contributes nothing.
+    let off = quote!(usize);
+    let index = local("index");
+    let modes = &plan.modes[..plan.offset_modes];
+    let (stmts, coords) = split_index(modes, &index, "c", &|k| modes[k].stride != 0);
+    let terms: Vec<TokenStream> = modes
+        .iter()
+        .zip(&coords)
+        .filter_map(|(m, c)| c.as_ref().map(|c| clmul_terms(c, m.stride.unsigned_abs(), m.extent)))
+        .flatten()
+        .collect();
+    let param = if terms.is_empty() { quote!(_) } else { index.to_token_stream() };
+    let body = xor(terms);
+    let offset = quote! {
+        pub const fn offset(#param: usize) -> #off {
+            #stmts
+            #body
+        }
+    };
+    let coord_ty = coord_type(&plan.shape);
+    let used = |k: usize| plan.leaves[k].stride != 0 && plan.leaves[k].extent > 1;
+    let pattern =
+        coord_tree(&plan.shape, &|k| if used(k) { local(&format!("c{k}")).to_token_stream() } else { quote!(_) });
+    let terms: Vec<TokenStream> = (0..plan.leaves.len())
+        .filter(|&k| used(k))
+        .flat_map(|k| {
+            let m = &plan.leaves[k];
+            clmul_terms(&local(&format!("c{k}")).to_token_stream(), m.stride.unsigned_abs(), m.extent)
+        })
+        .collect();
+    let body = xor(terms);
+    let offset_of = quote! {
+        pub const fn offset_of(#pattern: #coord_ty) -> #off {
+            #body
+        }
+    };
+    let summary =
+        format!(" The F2 layout `{}`: {}, offsets in `0..{}`.", plan.notation, indices(plan.size), plan.cosize);
+    kind_items(
+        target,
+        Parts {
+            summary,
+            notation: plan.notation.clone(),
+            size: plan.size,
+            rank: plan.rank,
+            depth: plan.depth,
+            cosize_ty: quote!(usize),
+            cosize: lit(plan.cosize).into_token_stream(),
+            coord_ty,
+            runtime: quote!(F2Layout),
+            extra: TokenStream::new(),
+            offset,
+            offset_of,
+            coord: coord_fn(&plan.leaves, &plan.shape),
+            for_each: for_each_by_index(&off),
+            off,
+        },
+    )
 }
 
 fn indices(n: u64) -> String {
@@ -234,13 +593,7 @@ fn split_index(
 
 fn offset_fn(plan: &IndexPlan) -> TokenStream {
     let off = offset_type(plan);
-    let index = local("index");
-    let modes = &plan.modes[..plan.offset_modes];
-    let (stmts, coords) = split_index(modes, &index, "c", &|k| modes[k].stride != 0);
-    let terms: Vec<Term> =
-        modes.iter().zip(&coords).filter_map(|(m, c)| c.as_ref().map(|c| term(c, m.stride, plan.signed))).collect();
-    let param = if terms.is_empty() { quote!(_) } else { index.to_token_stream() };
-    let body = sum(None, terms);
+    let (param, stmts, body) = offset_body(&plan.modes[..plan.offset_modes], plan.signed);
     quote! {
         pub const fn offset(#param: usize) -> #off {
             #stmts
@@ -249,18 +602,20 @@ fn offset_fn(plan: &IndexPlan) -> TokenStream {
     }
 }
 
+/// The parameter, statements and value of `offset` over the given (coalesced) modes.
+fn offset_body(modes: &[Mode], signed: bool) -> (TokenStream, TokenStream, TokenStream) {
+    let index = local("index");
+    let (stmts, coords) = split_index(modes, &index, "c", &|k| modes[k].stride != 0);
+    let terms: Vec<Term> =
+        modes.iter().zip(&coords).filter_map(|(m, c)| c.as_ref().map(|c| term(c, m.stride, signed))).collect();
+    let param = if terms.is_empty() { quote!(_) } else { index.to_token_stream() };
+    (param, stmts, sum(None, terms))
+}
+
 fn offset_of_fn(plan: &IndexPlan) -> TokenStream {
     let off = offset_type(plan);
     let coord_ty = coord_type(&plan.shape);
-    let used = |k: usize| plan.leaves[k].stride != 0;
-    let pattern = coord_tree(&plan.shape, &|k| {
-        if used(k) { local(&format!("c{k}")).to_token_stream() } else { quote!(_) }
-    });
-    let terms: Vec<Term> = (0..plan.leaves.len())
-        .filter(|&k| used(k))
-        .map(|k| term(&local(&format!("c{k}")).to_token_stream(), plan.leaves[k].stride, plan.signed))
-        .collect();
-    let body = sum(None, terms);
+    let (pattern, body) = offset_of_body(&plan.leaves, &plan.shape, plan.signed);
     quote! {
         pub const fn offset_of(#pattern: #coord_ty) -> #off {
             #body
@@ -268,11 +623,22 @@ fn offset_of_fn(plan: &IndexPlan) -> TokenStream {
     }
 }
 
-fn coord_fn(plan: &IndexPlan) -> TokenStream {
-    let coord_ty = coord_type(&plan.shape);
+/// The pattern and value of `offset_of` over the leaves of the shape.
+fn offset_of_body(leaves: &[Mode], shape: &ShapeTree, signed: bool) -> (TokenStream, TokenStream) {
+    let used = |k: usize| leaves[k].stride != 0;
+    let pattern = coord_tree(shape, &|k| if used(k) { local(&format!("c{k}")).to_token_stream() } else { quote!(_) });
+    let terms: Vec<Term> = (0..leaves.len())
+        .filter(|&k| used(k))
+        .map(|k| term(&local(&format!("c{k}")).to_token_stream(), leaves[k].stride, signed))
+        .collect();
+    (pattern, sum(None, terms))
+}
+
+fn coord_fn(leaves: &[Mode], shape: &ShapeTree) -> TokenStream {
+    let coord_ty = coord_type(shape);
     let index = local("index");
-    let (stmts, coords) = split_index(&plan.leaves, &index, "c", &|k| plan.leaves[k].split != Split::Unit);
-    let value = coord_tree(&plan.shape, &|k| coords[k].clone().unwrap_or_else(|| quote!(0)));
+    let (stmts, coords) = split_index(leaves, &index, "c", &|k| leaves[k].split != Split::Unit);
+    let value = coord_tree(shape, &|k| coords[k].clone().unwrap_or_else(|| quote!(0)));
     let param = if coords.iter().any(Option::is_some) { index.to_token_stream() } else { quote!(_) };
     quote! {
         pub const fn coord(#param: usize) -> #coord_ty {
@@ -283,15 +649,22 @@ fn coord_fn(plan: &IndexPlan) -> TokenStream {
 }
 
 fn for_each_fn(plan: &IndexPlan) -> TokenStream {
-    let off = offset_type(plan);
+    for_each_nest(&plan.modes, plan.signed, &|o| o)
+}
+
+/// The loop nest over `modes`; `wrap` turns the offset of the nest into the value passed
+/// to `f` (the identity for integer layouts, the swizzle for swizzled ones).
+fn for_each_nest(all: &[Mode], signed: bool, wrap: &dyn Fn(TokenStream) -> TokenStream) -> TokenStream {
+    let off = if signed { quote!(isize) } else { quote!(usize) };
     let f = local("f");
-    let zero = if plan.signed { quote!(0isize) } else { quote!(0usize) };
+    let zero = if signed { quote!(0isize) } else { quote!(0usize) };
     // Innermost statement, then wrap loops from mode 0 (innermost) outwards.
-    let modes: Vec<&Mode> = plan.modes.iter().filter(|m| m.extent > 1).collect();
+    let modes: Vec<&Mode> = all.iter().filter(|m| m.extent > 1).collect();
     if modes.is_empty() {
+        let value = wrap(zero);
         return quote! {
             pub fn for_each_offset<F: FnMut(#off)>(mut #f: F) {
-                #f(#zero)
+                #f(#value)
             }
         };
     }
@@ -306,13 +679,14 @@ fn for_each_fn(plan: &IndexPlan) -> TokenStream {
         let here = if m.stride == 0 {
             outer.unwrap_or_else(|| zero.clone())
         } else {
-            sum(outer, vec![term(&counter.to_token_stream(), m.stride, plan.signed)])
+            sum(outer, vec![term(&counter.to_token_stream(), m.stride, signed)])
         };
         let counter_pat = if m.stride == 0 { quote!(_) } else { counter.to_token_stream() };
         body = if k == 0 {
+            let value = wrap(here);
             quote! {
                 for #counter_pat in 0..#extent {
-                    #f(#here);
+                    #f(#value);
                 }
             }
         } else {

@@ -26,7 +26,7 @@ use crate::ast::Input;
 use crate::ctxt::Ctxt;
 use crate::eval::Outcome;
 use crate::expand::Target;
-pub use crate::plan::IndexPlan;
+pub use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// Expands the input of one `layout!` invocation. Never panics: every problem becomes a
 /// `compile_error!` at the tokens responsible, emitted before the items (and, for failed
@@ -43,7 +43,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 let vis = &item.vis;
                 let target = Target { attrs: &item.attrs, vis: quote!(#vis), name: item.name.clone() };
                 match outcome {
-                    Outcome::Planned(plan) => out.extend(expand::layout_items(&target, &plan)),
+                    Outcome::Planned(plan) => out.extend(expand::items(&target, &plan)),
                     Outcome::Failed => out.extend(fallback::layout_items(&target)),
                     Outcome::Duplicate => {}
                 }
@@ -63,20 +63,18 @@ fn errors(cx: Ctxt) -> TokenStream {
     cx.into_error().map(syn::Error::into_compile_error).unwrap_or_default()
 }
 
-/// Expands a single expression (canonical notation or the expression language) into the
-/// items of a layout named `name`, as `layout! { pub NAME = EXPR; }` would; an error is the
-/// message text with its `help:` line. For the command-line tool's `layout expand`.
+/// Expands a single expression (canonical notation or the expression language; integer,
+/// swizzled, coordinate or F2 layouts) into the items of a layout named `name`, as
+/// `layout! { pub NAME = EXPR; }` would; an error is the message text with its `help:` line. For the command-line tool's `layout expand`.
 pub fn expand_expr(text: &str, name: &str) -> Result<TokenStream, String> {
     let value = layout_core::notation::evaluate(text).map_err(|e| eval::message(&e))?;
-    let layout = match value {
-        layout_core::Value::Layout(l) => l,
-        layout_core::Value::Tuple(t) => layout_core::Layout::column_major(t).map_err(|e| e.to_string())?,
-        v => return Err(format!("the expression must be a layout, but `{v}` is {}", v.kind())),
-    };
-    let plan = IndexPlan::new(&layout).map_err(|e| eval::plan_error(&layout, &e))?;
+    let plan = eval::plan_value(&value).map_err(|e| match e {
+        eval::PlanError::NotALayout(m) => format!("the expression must be a layout, but {m}"),
+        eval::PlanError::Machine(m) => m,
+    })?;
     let name = syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a valid type name"))?;
     let target = Target { attrs: &[], vis: quote!(pub), name: Ident::new(&name.to_string(), Span::call_site()) };
-    Ok(expand::layout_items(&target, &plan))
+    Ok(expand::items(&target, &plan))
 }
 
 /// [`expand_expr`], formatted as Rust source.

@@ -7,7 +7,7 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
-use layout_core::{IntTuple, Layout, LayoutError, coalesce};
+use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
 
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +88,183 @@ impl IndexPlan {
     pub fn offset_splits(&self) -> usize {
         self.modes[..self.offset_modes].iter().filter(|m| !matches!(m.split, Split::Last | Split::Unit)).count()
     }
+}
+
+/// The plan of one value the macro emits: an integer layout, or one of the kinds beyond
+/// integer strides (ALGEBRA.md §1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// `shape:stride` with integer strides.
+    Int(IndexPlan),
+    /// `Sw<B,M,S> o off o L`.
+    Swizzled(SwizzledPlan),
+    /// Coordinate strides `a@i`: offsets are tuples.
+    Basis(BasisPlan),
+    /// F2 strides `fk`: XOR of carry-less products.
+    F2(F2Plan),
+}
+
+impl Plan {
+    /// The canonical notation of the value.
+    pub fn notation(&self) -> &str {
+        match self {
+            Plan::Int(p) => &p.notation,
+            Plan::Swizzled(p) => &p.notation,
+            Plan::Basis(p) => &p.notation,
+            Plan::F2(p) => &p.notation,
+        }
+    }
+}
+
+/// `Sw o off o L`: the inner layout's plan, then `x = off + L(i)` and `x ^ ((x & yyy) >> S)`
+/// (`<< -S` for a negative S).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwizzledPlan {
+    pub notation: String,
+    /// The plan of L (its `cosize` is L's, not the swizzled layout's).
+    pub inner: IndexPlan,
+    /// The composed offset `off`.
+    pub offset: i64,
+    /// The bits read, `((1 << B) - 1) << (M + max(0,S))`; 0 for the identity.
+    pub yyy: u64,
+    /// S: positive moves the yyy bits down, negative up.
+    pub shift: i64,
+    /// `cosize` as layout-core reports it (largest value plus one over the domain).
+    pub cosize: u64,
+    /// Offsets are `isize`: L has negative strides or the offset is negative.
+    pub signed: bool,
+}
+
+impl SwizzledPlan {
+    pub fn new(s: &SwizzledLayout) -> Result<SwizzledPlan, LayoutError> {
+        let inner = IndexPlan::new(s.layout())?;
+        let cosize = s.cosize()?;
+        let lo = inner.min_offset.checked_add(s.offset()).ok_or(LayoutError::Overflow {
+            a: inner.min_offset,
+            op: '+',
+            b: s.offset(),
+        })?;
+        let sw = s.swizzle();
+        Ok(SwizzledPlan {
+            notation: s.to_string(),
+            signed: inner.signed || lo < 0 || s.offset() < 0,
+            inner,
+            offset: s.offset(),
+            yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
+            shift: sw.shift(),
+            cosize: to_u64(cosize),
+        })
+    }
+}
+
+/// A layout with coordinate strides: the index is split once at the coalesced modes, and
+/// each component of the result is the integer layout function with that component's
+/// coefficients (the integer plan per component, sharing the division work).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BasisPlan {
+    pub notation: String,
+    pub size: u64,
+    pub rank: usize,
+    pub depth: usize,
+    /// The codomain rank: the number of components of an offset.
+    pub components: usize,
+    /// Per component, `cosize` of that component (as layout-core's `cosize` gives it).
+    pub cosize: Vec<u64>,
+    /// Per component: some coefficient is negative, so that component is `isize`.
+    pub signed: Vec<bool>,
+    /// The modes of the coalesced layout (stride 1 marks a mode with a non-zero coefficient,
+    /// 0 one whose coefficients are all zero).
+    pub modes: Vec<Mode>,
+    /// Per coalesced mode, the coefficient of each component.
+    pub mode_coefs: Vec<Vec<i64>>,
+    /// The leaves of the shape as written, for `coord` and `offset_of`.
+    pub leaves: Vec<Mode>,
+    pub leaf_coefs: Vec<Vec<i64>>,
+    pub shape: ShapeTree,
+}
+
+impl BasisPlan {
+    pub fn new(b: &BasisLayout) -> Result<BasisPlan, LayoutError> {
+        let n = b.codomain_rank();
+        let mut cosize = Vec::with_capacity(n);
+        let mut signed = Vec::with_capacity(n);
+        for c in b.components() {
+            // The checks of the integer plan per component: offsets fit machine integers.
+            let p = IndexPlan::new(&c)?;
+            cosize.push(p.cosize);
+            signed.push(p.signed);
+        }
+        let coefs = |l: &BasisLayout| -> Vec<Vec<i64>> {
+            l.stride_leaves().into_iter().map(|c| (0..n).map(|i| c.get(i).copied().unwrap_or(0)).collect()).collect()
+        };
+        let flat = |l: &BasisLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
+            l.shape().leaves().into_iter().zip(cs).map(|(s, c)| (s, i64::from(c.iter().any(|&x| x != 0)))).collect()
+        };
+        let coalesced = b.coalesce().flatten();
+        let mode_coefs = coefs(&coalesced);
+        let leaf_coefs = coefs(b);
+        let mut next = 0;
+        Ok(BasisPlan {
+            notation: b.to_string(),
+            size: to_u64(b.size()),
+            rank: b.rank(),
+            depth: b.depth(),
+            components: n,
+            cosize,
+            signed,
+            modes: with_splits(&flat(&coalesced, &mode_coefs)),
+            leaves: with_splits(&flat(b, &leaf_coefs)),
+            mode_coefs,
+            leaf_coefs,
+            shape: tree(b.shape(), &mut next),
+        })
+    }
+}
+
+/// A layout with F2 strides: the index is split at the coalesced modes as for integer
+/// strides, and each digit `c` with stride `fk` contributes the carry-less product `c ⊗ k`,
+/// unrolled over the digit's bits (a shift when k is a single bit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct F2Plan {
+    pub notation: String,
+    pub size: u64,
+    pub cosize: u64,
+    pub rank: usize,
+    pub depth: usize,
+    /// The modes of `coalesce(L)`; `stride` is the bit vector k of `fk`.
+    pub modes: Vec<Mode>,
+    /// How many leading coalesced modes `offset` computes (the rest have stride `f0`).
+    pub offset_modes: usize,
+    pub leaves: Vec<Mode>,
+    pub shape: ShapeTree,
+}
+
+impl F2Plan {
+    pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
+        let cosize = l.cosize()?;
+        let flat =
+            |l: &F2Layout| -> Vec<(i64, i64)> { l.shape().leaves().into_iter().zip(l.stride().leaves()).collect() };
+        let modes = with_splits(&flat(&l.coalesce().flatten()));
+        let offset_modes = modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
+        let mut next = 0;
+        Ok(F2Plan {
+            notation: l.to_string(),
+            size: to_u64(l.size()),
+            cosize: to_u64(cosize),
+            rank: l.rank(),
+            depth: l.depth(),
+            modes,
+            offset_modes,
+            leaves: with_splits(&flat(l)),
+            shape: tree(l.shape(), &mut next),
+        })
+    }
+}
+
+/// The number of bits of a digit of a mode of extent `extent` (its largest value is
+/// `extent - 1`).
+pub fn digit_bits(extent: u64) -> u32 {
+    u64::BITS - extent.saturating_sub(1).leading_zeros()
 }
 
 /// The most negative offset of the domain: it must be representable too.

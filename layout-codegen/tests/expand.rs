@@ -58,6 +58,18 @@ fn expand_expr_for_the_cli() {
     assert!(err.contains("\n\nhelp: "), "{err}");
     assert!(layout_codegen::expand_expr("[4:1]", "T").unwrap_err().contains("is a tiler"));
     assert!(layout_codegen::expand_expr("4:1", "not a name").is_err());
+    // Swizzled, coordinate and F2 layouts expand too.
+    for (text, what) in [
+        ("Sw<3,4,3> o (8,64):(64,1)", "SwizzledLayout"),
+        ("(4,8):(1@0,1@1)", "BasisLayout"),
+        ("(4,4):(f1,f5)", "F2Layout"),
+    ] {
+        let out = pretty(layout_codegen::expand_expr(text, "K").unwrap());
+        assert!(out.contains(&format!("::layout::__private::{what}")), "{text}:\n{out}");
+    }
+    let err = layout_codegen::expand_expr("Sw<3,4,2> o 4:1", "Bad").unwrap_err();
+    assert!(err.contains("is not a swizzle") && err.contains("help: "), "{err}");
+    assert!(layout_codegen::expand_expr("Sw<3,4,3>", "T").unwrap_err().contains("is a swizzle function"));
 }
 
 /// The amount of emitted code grows with the number of modes, not with the size.
@@ -95,3 +107,9 @@ fn never_panics() {
         }
     }
 }
+
+snapshot!(swizzled_cutlass, "/// CUTLASS's 128-byte swizzle.\npub Smem = Sw<3,4,3> o (8,64):(64,1);");
+snapshot!(swizzled_offset_negative_shift, "pub Shifted = Sw<2,0,-2> o 3 o (4,4):(4,1);");
+snapshot!(coordinate_blocked, "/// A14.\npub Blocked = (4,(4,2)):(1@1,(1@0,6@1));");
+snapshot!(f2_fig4c, "/// A16.\npub Xor = (4,(4,3)):(f1,(f5,f16));");
+snapshot!(f2_single_bit_strides, "pub P5 = composition((8,8):(f1,f9), ((4,8),2):((16,1),8));");

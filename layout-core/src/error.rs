@@ -220,6 +220,8 @@ impl LayoutError {
             TooManyModes { .. } | TilerOverrun { .. } | TilerNotBijective { .. } => Blame::Rhs,
             CotargetNotPositive { .. } | FactorNotPositive { .. } | OrderProfile { .. } => Blame::Rhs,
             TileDoesNotDivide { .. } | WithShapeSize { .. } => Blame::Rhs,
+            // `eval(A, (1,2,3))`, `slice(A, c)`: the coordinate is at fault, not the layout.
+            CoordinateRank { .. } => Blame::Rhs,
             _ => Blame::Lhs,
         }
     }

@@ -5,14 +5,20 @@
 //! `offset(i)` must equal layout-core's evaluation for every index of the domain, and
 //! `coord`, `offset_of`, the traversal, the constants and `to_layout` must agree too.
 //!
+//! Beyond integer strides: the swizzled, coordinate and F2 cases of ALGEBRA.md (A14-A17, P5,
+//! P6, E9, E10, F9, F10, G6, G7), the CUTLASS shared-memory swizzles and the first swizzled
+//! layouts of `layout-core/tests/data/pycute-swizzle-vectors.txt` go through
+//! [`Check::check_value`] (the `GeneratedLayout` trait): offsets (integers, or tuples for
+//! coordinate layouts) at every index, `coord`, `offset_of`, the traversal and `to_value`.
+//!
 //! Regenerate with `REGENERATE=1 cargo test -p layout-ui-tests --test agreement`;
 //! `generated_file_is_fresh` fails when the committed file differs from what the generator
 //! writes.
 
 use std::fmt::Debug;
 
-use layout::{Offset, StaticLayout};
-use layout_core::{Layout, Value, evaluate};
+use layout::{GeneratedLayout, Offset, StaticLayout};
+use layout_core::{IntTuple, Layout, Value, evaluate, idx2crd};
 
 #[path = "agreement/generated.rs"]
 mod generated;
@@ -20,6 +26,11 @@ mod generated;
 /// Checks one generated layout against layout-core's evaluation of its expression.
 pub trait Check {
     fn check<L: StaticLayout>(&mut self, expr: &str)
+    where
+        L::Coord: Debug;
+
+    /// A swizzled, coordinate or F2 layout.
+    fn check_value<L: GeneratedLayout>(&mut self, expr: &str)
     where
         L::Coord: Debug;
 }
@@ -32,6 +43,8 @@ fn notation(c: &impl Debug) -> String {
 
 struct Agreement {
     layouts: usize,
+    /// Of them, swizzled, coordinate and F2 layouts.
+    kinds: usize,
     indices: usize,
 }
 
@@ -64,15 +77,55 @@ impl Check for Agreement {
         self.layouts += 1;
         self.indices += L::SIZE;
     }
+
+    fn check_value<L: GeneratedLayout>(&mut self, expr: &str)
+    where
+        L::Coord: Debug,
+    {
+        let core = evaluate(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        let (size, shape, rank, depth): (i64, IntTuple, usize, usize) = match &core {
+            Value::Swizzled(s) => (s.size(), s.shape().clone(), s.rank(), s.depth()),
+            Value::BasisLayout(b) => (b.size(), b.shape().clone(), b.rank(), b.depth()),
+            Value::F2Layout(f) => (f.size(), f.shape().clone(), f.rank(), f.depth()),
+            other => panic!("{expr}: layout-core gives {other:?}"),
+        };
+        let eval = |i: i64| -> String {
+            match &core {
+                Value::Swizzled(s) => s.eval(i).unwrap().to_string(),
+                Value::BasisLayout(b) => b.eval(i).unwrap().to_string(),
+                Value::F2Layout(f) => f.eval(i).unwrap().to_string(),
+                _ => unreachable!(),
+            }
+        };
+        assert_eq!(L::NOTATION, core.to_string(), "{expr}");
+        assert_eq!(L::to_value().to_string(), core.to_string(), "{expr}");
+        assert_eq!(L::SIZE as i64, size, "{expr}");
+        assert_eq!((L::RANK, L::DEPTH), (rank, depth), "{expr}");
+        let mut visited = Vec::with_capacity(L::SIZE);
+        L::for_each_offset(|o| visited.push(o));
+        assert_eq!(visited.len(), L::SIZE, "{expr}: traversal length");
+        for (i, &seen) in visited.iter().enumerate() {
+            let got = L::offset(i);
+            assert_eq!(notation(&got), eval(i as i64), "{expr}: offset({i})");
+            assert_eq!(seen, got, "{expr}: traversal at {i}");
+            let c = L::coord(i);
+            assert_eq!(notation(&c), idx2crd(i as i64, &shape).unwrap().to_string(), "{expr}: coord({i})");
+            assert_eq!(L::offset_of(c), got, "{expr}: offset_of(coord({i}))");
+        }
+        self.kinds += 1;
+        self.layouts += 1;
+        self.indices += L::SIZE;
+    }
 }
 
 #[test]
 fn generated_code_agrees_with_layout_core() {
-    let mut a = Agreement { layouts: 0, indices: 0 };
+    let mut a = Agreement { layouts: 0, kinds: 0, indices: 0 };
     generated::run(&mut a);
     assert_eq!(a.layouts, generated::CASES);
     assert!(a.layouts >= 300, "only {} layouts", a.layouts);
-    eprintln!("{} layouts, {} indices agree", a.layouts, a.indices);
+    assert!(a.kinds >= 110, "only {} swizzled, coordinate and F2 layouts", a.kinds);
+    eprintln!("{} layouts ({} swizzled, coordinate or F2), {} indices agree", a.layouts, a.kinds, a.indices);
 }
 
 mod generator {
@@ -215,6 +268,49 @@ mod generator {
         ("L5", "(8,(3,5)):(1,(57,8))"),
     ];
 
+    /// ALGEBRA.md's cases beyond integer strides (§1; tables A, P, E, F, G) and the swizzled
+    /// layouts CUTLASS uses for shared memory. Some results are integer layouts (E9, F9).
+    const KINDS: &[(&str, &str)] = &[
+        ("A14", "(4,(4,2)):(1@1,(1@0,6@1))"),
+        ("A15", "(4,8):(1@0,1@1)"),
+        ("A16", "(4,(4,3)):(f1,(f5,f16))"),
+        ("A16Sw", "Sw<2,0,2> o (4,(4,3)):(1,(4,16))"),
+        ("A17", "(4,4):(f1,f5)"),
+        ("P5", "composition((8,8):(f1,f9), ((4,8),2):((16,1),8))"),
+        ("P5Sw", "composition(Sw<3,0,3> o (8,8):(1,8), ((4,8),2):((16,1),8))"),
+        ("P6", "composition((8,8):(1@0,1@1), ((4,8),2):((16,1),8))"),
+        ("E9a", "right_inverse((4,8):(1@0,1@1))"),
+        ("E9b", "right_inverse((4,(4,2)):(1@1,(1@0,6@1)))"),
+        ("E10", "right_inverse((4,(4,3)):(f1,(f5,f16)))"),
+        ("E10Sw", "right_inverse(Sw<2,0,2> o (4,(4,3)):(1,(4,16)))"),
+        ("F9a", "left_inverse((4,(4,2)):(1@1,(1@0,6@1)))"),
+        ("F9b", "left_inverse((4,8):(1@0,1@1))"),
+        ("F10", "left_inverse((4,(4,3)):(f1,(f5,f16)))"),
+        ("F10Sw", "left_inverse(Sw<2,0,2> o (4,(4,3)):(1,(4,16)))"),
+        ("G6", "complement((4,8):(1@0,1@1))"),
+        ("G7", "complement((4,(4,2)):(1@1,(1@0,12@1)))"),
+        ("Cutlass343", "Sw<3,4,3> o (8,64):(64,1)"),
+        ("Cutlass233", "Sw<2,3,3> o (8,32):(32,1)"),
+        ("Cutlass333", "Sw<3,3,3> o (8,64):(64,1)"),
+        ("Cutlass343Offset", "Sw<3,4,3> o 8 o (8,64):(64,1)"),
+    ];
+
+    /// How many records of `pycute-swizzle-vectors.txt` are replayed.
+    const SWIZZLE_VECTORS: usize = 100;
+
+    /// Which check a value gets: `check` (integer layouts, `StaticLayout`) or `check_value`.
+    fn check_of(expr: &str) -> &'static str {
+        match evaluate(expr) {
+            Ok(Value::Swizzled(_) | Value::BasisLayout(_) | Value::F2Layout(_)) => "check_value",
+            _ => "check",
+        }
+    }
+
+    /// The macro accepts it (a layout of some kind whose offsets fit machine integers).
+    fn is_emittable(expr: &str) -> bool {
+        layout_codegen::expand_expr(expr, "T").is_ok()
+    }
+
     fn root() -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
     }
@@ -266,9 +362,27 @@ mod generator {
             assert!(is_layout(expr), "ALGEBRA.md example {name} `{expr}` is not accepted");
             cases.push((format!("Algebra{name}"), format!("ALGEBRA.md {name}"), expr.to_string()));
         }
+        for (name, expr) in KINDS {
+            assert!(is_emittable(expr), "ALGEBRA.md case {name} `{expr}` is not accepted");
+            cases.push((format!("Kinds{name}"), format!("ALGEBRA.md {name}"), expr.to_string()));
+        }
+        let swizzles =
+            std::fs::read_to_string(root().join("../layout-core/tests/data/pycute-swizzle-vectors.txt")).unwrap();
+        let mut taken = 0;
+        for (k, line) in swizzles.lines().enumerate() {
+            let expr = line.split('\t').next().unwrap().trim().to_string();
+            // `Sw<0,M,S>` is the identity: those records are integer layouts, skipped here.
+            let swizzled = check_of(&expr) == "check_value";
+            if taken == SWIZZLE_VECTORS || !swizzled || !seen.insert(expr.clone()) || !is_emittable(&expr) {
+                continue;
+            }
+            taken += 1;
+            cases.push((format!("Swizzle{:03}", k + 1), format!("pycute-swizzle-vectors.txt:{}", k + 1), expr));
+        }
         let mut out = String::new();
         out.push_str("// @generated by `REGENERATE=1 cargo test -p layout-ui-tests --test agreement`\n");
-        out.push_str("// from tests/data/pycute-vectors.jsonl and ALGEBRA.md's worked examples. Do not edit.\n\n");
+        out.push_str("// from tests/data/pycute-vectors.jsonl, ALGEBRA.md's worked examples and\n");
+        out.push_str("// layout-core/tests/data/pycute-swizzle-vectors.txt. Do not edit.\n\n");
         out.push_str("use layout::layout;\n\nlayout! {\n");
         for (name, source, expr) in &cases {
             out.push_str(&format!("    /// {source}: `{expr}`\n    pub {name} = {expr};\n"));
@@ -277,7 +391,7 @@ mod generator {
         out.push_str(&format!("pub const CASES: usize = {};\n\n", cases.len()));
         out.push_str("pub fn run(c: &mut impl super::Check) {\n");
         for (name, _, expr) in &cases {
-            out.push_str(&format!("    c.check::<{name}>(\"{expr}\");\n"));
+            out.push_str(&format!("    c.{}::<{name}>(\"{expr}\");\n", check_of(expr)));
         }
         out.push_str("}\n");
         out

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub Bare = Sw<3,4,3>;
+}
+
+fn main() {}
