@@ -67,4 +67,7 @@ fn expand_paper_layouts() {
     insta::assert_snapshot!("expand_i3_divide", expanded("logical_divide((8,16):(20,1), [4:1,8:2])", "Blocks"));
     insta::assert_snapshot!("expand_negative_strides", expanded("(4,8):(-1,4)", "Reversed"));
     insta::assert_snapshot!("expand_rejected", expanded("composition((4,6):(2,3), 6:3)", "Bad"));
+    insta::assert_snapshot!("expand_swizzled", expanded("Sw<3,4,3> o (8,64):(64,1)", "Smem"));
+    insta::assert_snapshot!("expand_a14_coordinate", expanded("(4,(4,2)):(1@1,(1@0,6@1))", "Coords"));
+    insta::assert_snapshot!("expand_a16_f2", expanded("(4,(4,3)):(f1,(f5,f16))", "Xor"));
 }
