@@ -58,7 +58,7 @@ fn main() {
 
     // Integer layouts implement both traits.
     assert_eq!(<Plain as GeneratedLayout>::to_value(), Plain::to_layout());
-    assert_eq!(<Plain as StaticLayout>::offset(1), 8);
+    assert_eq!(<Plain as GeneratedLayout>::offset(1), 8);
 
     // Expression position.
     let e = layout!(Sw<1,0,1> o 4:1);
