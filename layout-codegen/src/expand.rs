@@ -652,13 +652,22 @@ fn for_each_fn(plan: &IndexPlan) -> TokenStream {
     for_each_nest(&plan.modes, plan.signed, &|o| o)
 }
 
+/// The most calls of `f` the unrolled innermost block of a traversal holds: the innermost
+/// modes are unrolled while the product of their extents stays within this bound, so the
+/// emitted code stays bounded per layout (at most this many calls, plus one `for` and one
+/// `let` per remaining mode) whatever the size.
+const UNROLL_BLOCK: u64 = 16;
+
 /// The loop nest over `modes`; `wrap` turns the offset of the nest into the value passed
-/// to `f` (the identity for integer layouts, the swizzle for swizzled ones).
+/// to `f` (the identity for integer layouts, the swizzle for swizzled ones). When at least
+/// the two innermost modes have extents multiplying to at most [`UNROLL_BLOCK`], the
+/// longest such run of innermost modes is unrolled into a straight block of calls
+/// `f(o + c)` with constant `c`, in index order; the other modes are counted `for` loops,
+/// innermost first.
 fn for_each_nest(all: &[Mode], signed: bool, wrap: &dyn Fn(TokenStream) -> TokenStream) -> TokenStream {
     let off = if signed { quote!(isize) } else { quote!(usize) };
     let f = local("f");
     let zero = if signed { quote!(0isize) } else { quote!(0usize) };
-    // Innermost statement, then wrap loops from mode 0 (innermost) outwards.
     let modes: Vec<&Mode> = all.iter().filter(|m| m.extent > 1).collect();
     if modes.is_empty() {
         let value = wrap(zero);
@@ -668,10 +677,50 @@ fn for_each_nest(all: &[Mode], signed: bool, wrap: &dyn Fn(TokenStream) -> Token
             }
         };
     }
+    // The unrolled block: the innermost `u` modes.
+    let mut u = 0;
+    let mut block_size = 1u64;
+    while u < modes.len() && block_size.saturating_mul(modes[u].extent) <= UNROLL_BLOCK {
+        block_size *= modes[u].extent;
+        u += 1;
+    }
+    // A single short mode is left to the compiler, which unrolls a constant-count loop
+    // itself (and, measured, does better with the whole nest in loop form); the manual block
+    // pays off when it removes a loop level around a short innermost mode.
+    if u < 2 {
+        u = 0;
+    }
     let base = |k: usize| local(&format!("o{k}"));
     let n = modes.len();
-    let mut body = TokenStream::new();
-    for (k, m) in modes.iter().enumerate() {
+    // The constant offsets of the block in index order (mode 0 fastest): each further mode
+    // repeats the block of the faster ones once per coordinate.
+    let mut order = vec![0i128];
+    for m in &modes[..u] {
+        order = (0..m.extent as i128)
+            .flat_map(|c| order.iter().map(move |&o| (c, o)))
+            .map(|(c, o)| o + c * m.stride as i128)
+            .collect();
+    }
+    let block_base = (u < n).then(|| base(u).to_token_stream());
+    let calls = order.iter().map(|&c| {
+        let abs = c.unsigned_abs();
+        let value = match &block_base {
+            Some(o) if c == 0 => o.clone(),
+            Some(o) => {
+                let lit = Literal::u128_unsuffixed(abs);
+                if c > 0 { quote!(#o + #lit) } else { quote!(#o - #lit) }
+            }
+            None if signed => {
+                let lit = Literal::isize_suffixed(isize::try_from(abs).unwrap_or(isize::MAX));
+                if c < 0 { quote!(-#lit) } else { lit.to_token_stream() }
+            }
+            None => Literal::usize_suffixed(usize::try_from(abs).unwrap_or(usize::MAX)).to_token_stream(),
+        };
+        let value = wrap(value);
+        quote!(#f(#value);)
+    });
+    let mut body = quote!(#(#calls)*);
+    for (k, m) in modes.iter().enumerate().skip(u) {
         // Typed, so that the counter is a `usize` whatever the body does with it.
         let extent = Literal::usize_suffixed(usize::try_from(m.extent).unwrap_or(usize::MAX));
         let outer = (k + 1 < n).then(|| base(k + 1).to_token_stream());
