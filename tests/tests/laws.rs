@@ -10,8 +10,7 @@
 //! CARGO_TARGET_DIR=/tmp/target-laws cargo test -p layout-tests --test laws
 //! ```
 //!
-//! Tests marked `#[ignore = "core bug: …"]` state a law layout-core breaks today; each has a
-//! minimal reproducer at the end of the file (`cargo test … -- --ignored` shows them fail).
+//! The reproducers at the end of the file pin the core bugs these laws found (all fixed).
 //! Two documented imprecisions are checked as bounds instead of equalities: right_inverse
 //! can be smaller than the largest right inverse when L is not injective (exhaustive.rs
 //! counts the cases), and max_common_vector can be smaller than the brute-force count.

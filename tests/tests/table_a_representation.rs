@@ -1,6 +1,6 @@
 //! ALGEBRA.md §4 table A: representation, coordinates, evaluation (paper §2, §3.1, §3.3.1).
 //!
-//! Deferred to the swizzle/basis issue (they need E-basis or F2 strides):
+//! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (they need coordinate or F2 strides):
 //! A14 `(4,(4,2)):(e1,(e0,6e1))`, A15 `(4,8):(e0,e1)`, A16 `(4,(4,3)):(f1,(f5,f16))`,
 //! A17 `(4,4):(f1,f5)`, A27 `4:2 ++ 3:e0` (concatenation across semimodules).
 

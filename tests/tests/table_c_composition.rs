@@ -4,7 +4,7 @@
 //! Every row checks the printed form and, by brute force, `R(i) = A(B(i))` on B's domain with
 //! B's shape compatible with R's (by mode for tilers).
 //!
-//! Deferred to the swizzle/basis issue: P5 (swizzled `(8,8):(f1,f9)`, F2 strides) and P6
+//! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (cases with coordinate, F2 or swizzled strides): P5 (swizzled `(8,8):(f1,f9)`, F2 strides) and P6
 //! (coordinate `(8,8):(e0,e1)`, E-basis strides).
 
 mod common;

@@ -4,7 +4,7 @@
 //! `k < |L‡|` (with `L‡(k)` in L's domain) and that `L‡` is the largest: `|L‡|` is the first
 //! offset L misses.
 //!
-//! Deferred to the swizzle/basis issue: E9 `(4,8):(e0,e1)` (E-basis strides) and
+//! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (cases with coordinate, F2 or swizzled strides): E9 `(4,8):(e0,e1)` (E-basis strides) and
 //! E10 `(4,(4,3)):(f1,(f5,f16))` (F2 strides).
 
 mod common;

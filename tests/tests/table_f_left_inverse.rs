@@ -5,7 +5,7 @@
 //! whole image inside `L†`'s domain. F12 is rejected with the left inverse divisibility
 //! condition (as PyCuTe and CuTe C++ do).
 //!
-//! Deferred to the swizzle/basis issue: F9 `(4,(4,2)):(e1,(e0,6e1))` (E-basis strides) and
+//! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (cases with coordinate, F2 or swizzled strides): F9 `(4,(4,2)):(e1,(e0,6e1))` (E-basis strides) and
 //! F10 `(4,(4,3)):(f1,(f5,f16))` (F2 strides).
 
 mod common;

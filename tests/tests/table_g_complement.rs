@@ -13,7 +13,7 @@
 //! `ComplementNotExact`: CuTe C++'s answers tile nothing, `(L, L*)` would not be a bijection
 //! onto a contiguous range, which the tests show by brute force.
 //!
-//! Deferred to the swizzle/basis issue: G6 `(4,8):(e0,e1)` and G7 `(4,(4,2)):(e1,(e0,12e1))`
+//! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (cases with coordinate, F2 or swizzled strides): G6 `(4,8):(e0,e1)` and G7 `(4,(4,2)):(e1,(e0,12e1))`
 //! (E-basis strides).
 
 mod common;
