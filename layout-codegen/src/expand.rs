@@ -32,10 +32,6 @@ pub fn split_attrs(attrs: &[Attribute]) -> (Vec<&Attribute>, Vec<&Attribute>) {
 
 /// The struct, its inherent impl, and the trait impls.
 pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
-    let Target { attrs, vis, name } = target;
-    let p = private();
-    let (shared, own) = split_attrs(attrs);
-    let user_docs = own.iter().any(|a| a.path().is_ident("doc"));
     let summary = if plan.signed {
         format!(
             " The layout `{}`: {}, offsets from {} to {} (some strides are negative).",
@@ -47,59 +43,31 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
     } else {
         format!(" The layout `{}`: {}, offsets in `0..{}`.", plan.notation, indices(plan.size), plan.cosize)
     };
-    let separator = user_docs.then(|| quote!(#[doc = ""]));
-
-    let off = offset_type(plan);
-    let coord_ty = coord_type(&plan.shape);
-    let (size, cosize) = (lit(plan.size), lit(plan.cosize));
-    let (rank, depth) = (Literal::usize_unsuffixed(plan.rank), Literal::usize_unsuffixed(plan.depth));
-    let notation = Literal::string(&plan.notation);
-    let offset = offset_fn(plan);
-    let offset_of = offset_of_fn(plan);
-    let coord = coord_fn(&plan.leaves, &plan.shape);
-    let for_each = for_each_fn(plan);
-
-    quote! {
-        #(#own)*
-        #(#shared)*
-        #separator
-        #[doc = #summary]
-        #vis struct #name;
-
-        #(#shared)*
-        #[allow(dead_code)]
-        impl #name {
-            /// The number of indices of the domain, `size(L)`.
-            pub const SIZE: usize = #size;
-            /// One past the largest offset, `cosize(L)`.
-            pub const COSIZE: usize = #cosize;
-            /// The number of top-level modes.
-            pub const RANK: usize = #rank;
-            /// The nesting depth of the shape.
-            pub const DEPTH: usize = #depth;
-            /// The layout in canonical notation.
-            pub const NOTATION: &'static str = #notation;
-
-            /// The offset of index `index` (straight-line: one division or shift per mode).
-            #[inline]
-            #offset
-
-            /// The offset of a natural coordinate (nested tuples shaped like the layout).
-            #[inline]
-            #offset_of
-
-            /// The natural coordinate of index `index`.
-            #[inline]
-            #coord
-
-            /// Calls `f` with the offset of every index in order, as a loop nest over the
-            /// coalesced modes (no division per element).
-            #[inline]
-            #for_each
-        }
-
-        #p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty);
-    }
+    kind_items(
+        target,
+        Parts {
+            summary,
+            notation: plan.notation.clone(),
+            size: plan.size,
+            rank: plan.rank,
+            depth: plan.depth,
+            off: offset_type(plan),
+            cosize_ty: quote!(usize),
+            cosize: lit(plan.cosize).into_token_stream(),
+            cosize_doc: " One past the largest offset, `cosize(L)`.",
+            coord_ty: coord_type(&plan.shape),
+            runtime: None,
+            traversal_doc: &[
+                " Calls `f` with the offset of every index in order, as a loop nest over the",
+                " coalesced modes (no division per element).",
+            ],
+            extra: TokenStream::new(),
+            offset: offset_fn(plan),
+            offset_of: offset_of_fn(plan),
+            coord: coord_fn(&plan.leaves, &plan.shape),
+            for_each: for_each_fn(plan),
+        },
+    )
 }
 
 /// The expression form: a block that defines the struct and evaluates to its value.
@@ -133,8 +101,12 @@ struct Parts {
     cosize_ty: TokenStream,
     cosize: TokenStream,
     coord_ty: TokenStream,
-    /// The run-time value type of layout-core, under `__private`.
-    runtime: TokenStream,
+    /// The doc line of `COSIZE` and of the traversal.
+    cosize_doc: &'static str,
+    traversal_doc: &'static [&'static str],
+    /// The run-time value type of layout-core under `__private` (`impl_layout_value!`), or
+    /// `None` for an integer layout (`impl_static_layout!`, which adds `StaticLayout`).
+    runtime: Option<TokenStream>,
     /// Functions before `offset` (the swizzle).
     extra: TokenStream,
     offset: TokenStream,
@@ -148,8 +120,25 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
     let p = private();
     let (shared, own) = split_attrs(attrs);
     let separator = own.iter().any(|a| a.path().is_ident("doc")).then(|| quote!(#[doc = ""]));
-    let Parts { summary, off, cosize_ty, cosize, coord_ty, runtime, extra, offset, offset_of, coord, for_each, .. } =
-        &parts;
+    let Parts {
+        summary,
+        off,
+        cosize_ty,
+        cosize,
+        cosize_doc,
+        coord_ty,
+        traversal_doc,
+        extra,
+        offset,
+        offset_of,
+        coord,
+        ..
+    } = &parts;
+    let for_each = &parts.for_each;
+    let impls = match &parts.runtime {
+        Some(rt) => quote!(#p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#rt);),
+        None => quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty);),
+    };
     let size = lit(parts.size);
     let (rank, depth) = (Literal::usize_unsuffixed(parts.rank), Literal::usize_unsuffixed(parts.depth));
     let notation = Literal::string(&parts.notation);
@@ -165,7 +154,7 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
         impl #name {
             /// The number of indices of the domain, `size(L)`.
             pub const SIZE: usize = #size;
-            /// `cosize(L)` as layout-core reports it.
+            #[doc = #cosize_doc]
             pub const COSIZE: #cosize_ty = #cosize;
             /// The number of top-level modes.
             pub const RANK: usize = #rank;
@@ -188,12 +177,12 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
             #[inline]
             #coord
 
-            /// Calls `f` with the offset of every index in order.
+            #(#[doc = #traversal_doc])*
             #[inline]
             #for_each
         }
 
-        #p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#runtime);
+        #impls
     }
 }
 
@@ -267,7 +256,9 @@ fn swizzled_items(target: &Target, plan: &SwizzledPlan) -> TokenStream {
             cosize_ty: quote!(usize),
             cosize: lit(plan.cosize).into_token_stream(),
             coord_ty,
-            runtime: quote!(SwizzledLayout),
+            runtime: Some(quote!(SwizzledLayout)),
+            cosize_doc: " `cosize(L)` as layout-core reports it.",
+            traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra,
             offset,
             offset_of,
@@ -355,7 +346,9 @@ fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
             cosize_ty: quote!((#(#cosize_tys,)*)),
             cosize: quote!((#(#cosizes,)*)),
             coord_ty,
-            runtime: quote!(BasisLayout),
+            runtime: Some(quote!(BasisLayout)),
+            cosize_doc: " `cosize(L)` as layout-core reports it.",
+            traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
             offset,
             offset_of,
@@ -457,7 +450,9 @@ fn f2_items(target: &Target, plan: &F2Plan) -> TokenStream {
             cosize_ty: quote!(usize),
             cosize: lit(plan.cosize).into_token_stream(),
             coord_ty,
-            runtime: quote!(F2Layout),
+            runtime: Some(quote!(F2Layout)),
+            cosize_doc: " `cosize(L)` as layout-core reports it.",
+            traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
             offset,
             offset_of,
