@@ -47,12 +47,13 @@ for g in sorted(k for k in groups if k.startswith("random_access/")):
     print(f"| `{g.split('/', 1)[1].split(' ', 1)[1]}` | {gen:.2f} | {hand:.2f} | {walk:.2f} | {core:.1f} | {gen / hand:.2f} | {walk / gen:.1f} | {core / gen:.0f} |")
 
 print("\n### Traversal (ns per element)\n")
-print("| layout | size | sum: for_each_offset | sum: contiguous | sum: offset(i) per index | ratio to contiguous | write: for_each_offset | write: contiguous | ratio |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| layout | size | sum: for_each_offset | sum: contiguous | sum: offset(i) per index | sum ratio | write: for_each_offset | write: contiguous | write ratio | store: for_each_offset | store: contiguous | **store ratio** |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for g in sorted(k for k in groups if k.startswith("traversal/")):
     r = groups[g]
     per = {k: v[0] / v[1] for k, v in r.items()}
     size = next(iter(r.values()))[1]
     a, b, c = per["sum/generated_for_each_offset"], per["sum/contiguous_loop"], per["sum/offset_per_index"]
     d, e = per["write/generated_for_each_offset"], per["write/contiguous_loop"]
-    print(f"| `{g.split('/', 1)[1].split(' ', 1)[1]}` | {size} | {a:.3f} | {b:.3f} | {c:.3f} | {a / b:.2f} | {d:.3f} | {e:.3f} | {d / e:.2f} |")
+    f, h = per["store/generated_for_each_offset"], per["store/contiguous_loop"]
+    print(f"| `{g.split('/', 1)[1].split(' ', 1)[1]}` | {size} | {a:.3f} | {b:.3f} | {c:.3f} | {a / b:.2f} | {d:.3f} | {e:.3f} | {d / e:.2f} | {f:.3f} | {h:.3f} | **{f / h:.2f}** |")

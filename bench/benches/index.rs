@@ -126,6 +126,34 @@ fn traversal_one<L: StaticLayout<Offset = usize>>(c: &mut Criterion, name: &str)
             }
         })
     });
+    // `store`: the same as `write` without the consumer's own bounds check (a raw pointer
+    // into the buffer, which holds SIZE elements), so the figure is the cost of visiting.
+    g.bench_function("store/generated_for_each_offset", |b| {
+        b.iter(|| {
+            let buf = black_box(&mut buf[..]);
+            assert!(buf.len() >= L::SIZE);
+            let p = buf.as_mut_ptr();
+            let mut k = 0;
+            L::for_each_offset(|o| {
+                // SAFETY: `for_each_offset` calls the closure exactly SIZE times, so k < SIZE.
+                unsafe { *p.add(k) = o };
+                k += 1;
+            });
+        })
+    });
+    g.bench_function("store/contiguous_loop", |b| {
+        b.iter(|| {
+            let buf = black_box(&mut buf[..]);
+            assert!(buf.len() >= L::SIZE);
+            let p = buf.as_mut_ptr();
+            let mut k = 0;
+            for o in 0..L::SIZE {
+                // SAFETY: k < SIZE.
+                unsafe { *p.add(k) = o };
+                k += 1;
+            }
+        })
+    });
     g.finish();
 }
 

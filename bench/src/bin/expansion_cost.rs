@@ -1,6 +1,10 @@
 //! Writes the two crates of the expansion-cost measurement (see `expansion-cost.sh`):
 //! `macro/` with N `layout!` items, `consts/` with the same layouts written by hand as
-//! constants and straight-line `const fn offset`s. Usage: `expansion_cost OUT_DIR [N]`.
+//! constants and straight-line `const fn offset`s, and `traits/`: those hand-written
+//! layouts plus the standard trait impls the issue asks of every generated unit struct
+//! (`Clone`, `Copy`, `Debug`, `Default`, `PartialEq`, `Eq`, `Hash`, `Display`), written out
+//! as the facade writes them: the floor any design with one unit struct per layout pays.
+//! Usage: `expansion_cost OUT_DIR [N]`.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -81,6 +85,23 @@ fn hand_written(name: &str, l: &Layout) -> String {
     )
 }
 
+/// The standard trait impls of a unit struct, as the facade's `impl_layout_value!` writes
+/// them.
+fn std_impls(name: &str) -> String {
+    format!(
+        "impl ::core::clone::Clone for {name} {{\n    #[inline]\n    fn clone(&self) -> Self {{\n        *self\n    }}\n}}\n\n\
+         impl ::core::marker::Copy for {name} {{}}\n\n\
+         impl ::core::fmt::Debug for {name} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        \
+         f.write_str(\"{name}\")\n    }}\n}}\n\n\
+         impl ::core::default::Default for {name} {{\n    #[inline]\n    fn default() -> Self {{\n        {name}\n    }}\n}}\n\n\
+         impl ::core::cmp::PartialEq for {name} {{\n    #[inline]\n    fn eq(&self, _: &Self) -> bool {{\n        true\n    }}\n}}\n\n\
+         impl ::core::cmp::Eq for {name} {{}}\n\n\
+         impl ::core::hash::Hash for {name} {{\n    #[inline]\n    fn hash<H: ::core::hash::Hasher>(&self, _: &mut H) {{}}\n}}\n\n\
+         impl ::core::fmt::Display for {name} {{\n    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{\n        \
+         f.write_str({name}::NOTATION)\n    }}\n}}\n\n"
+    )
+}
+
 fn write_crate(dir: &Path, name: &str, lib: &str, layout_dep: &str) {
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let manifest = format!(
@@ -104,6 +125,7 @@ fn main() {
     let mut consts_lib = String::from(
         "#![allow(dead_code)]\n// The `layout` dependency is kept so both crates share it.\nuse layout as _;\n\n",
     );
+    let mut traits_lib = consts_lib.clone();
     for k in 0..n {
         let expr = expression(&mut rng, k);
         let l = match evaluate(&expr) {
@@ -111,11 +133,15 @@ fn main() {
             other => panic!("{expr}: {other:?}"),
         };
         let _ = writeln!(macro_lib, "    pub L{k} = {expr};");
-        consts_lib.push_str(&hand_written(&format!("L{k}"), &l));
+        let hand = hand_written(&format!("L{k}"), &l);
+        consts_lib.push_str(&hand);
+        traits_lib.push_str(&hand);
+        traits_lib.push_str(&std_impls(&format!("L{k}")));
     }
     macro_lib.push_str("}\n");
     let out = Path::new(&out);
     write_crate(&out.join("macro"), "expansion_macro", &macro_lib, facade);
     write_crate(&out.join("consts"), "expansion_consts", &consts_lib, facade);
-    println!("wrote {n} layouts to {}/{{macro,consts}}", out.display());
+    write_crate(&out.join("traits"), "expansion_traits", &traits_lib, facade);
+    println!("wrote {n} layouts to {}/{{macro,consts,traits}}", out.display());
 }
