@@ -1,4 +1,4 @@
-//! Writes the two crates of the expansion-cost measurement (see `expansion-cost.sh`):
+//! Writes the three crates of the expansion-cost measurement (see `expansion-cost.sh`):
 //! `macro/` with N `layout!` items, `consts/` with the same layouts written by hand as
 //! constants and straight-line `const fn offset`s, and `traits/`: those hand-written
 //! layouts plus the standard trait impls the issue asks of every generated unit struct
@@ -85,8 +85,8 @@ fn hand_written(name: &str, l: &Layout) -> String {
     )
 }
 
-/// The standard trait impls of a unit struct, as the facade's `impl_layout_value!` writes
-/// them.
+/// The standard trait impls of a unit struct: a copy of what the facade's
+/// `impl_layout_value!` emits (keep the two in step).
 fn std_impls(name: &str) -> String {
     format!(
         "impl ::core::clone::Clone for {name} {{\n    #[inline]\n    fn clone(&self) -> Self {{\n        *self\n    }}\n}}\n\n\
