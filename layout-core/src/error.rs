@@ -206,6 +206,23 @@ pub enum LayoutError {
 
     #[error("a negative F2 stride f{stride} in `{layout}`: F2 strides are bit vectors, k ≥ 0")]
     F2Negative { layout: String, stride: i64 },
+
+    #[error(
+        "copy: the source `{src}` has {src_size} elements but the destination `{dst}` has {dst_size}; a copy needs equal sizes"
+    )]
+    CopySize { src: String, dst: String, src_size: i64, dst_size: i64 },
+
+    #[error(
+        "copy: the destination `{dst}` is not injective: indices {i} and {j} both write offset {offset}, so one \
+         write would be lost"
+    )]
+    CopyNotInjective { dst: String, i: i64, j: i64, offset: i64 },
+
+    #[error(
+        "copy: cannot decide whether the destination `{dst}` is injective: its sorted strides overlap and its \
+         {size} elements are more than the {limit} the check enumerates"
+    )]
+    CopyInjectivityUnknown { dst: String, size: i64, limit: i64 },
 }
 
 impl LayoutError {
@@ -222,6 +239,8 @@ impl LayoutError {
             TileDoesNotDivide { .. } | WithShapeSize { .. } => Blame::Rhs,
             // `eval(A, (1,2,3))`, `slice(A, c)`: the coordinate is at fault, not the layout.
             CoordinateRank { .. } => Blame::Rhs,
+            CopyNotInjective { .. } | CopyInjectivityUnknown { .. } => Blame::Rhs,
+            CopySize { .. } => Blame::Whole,
             _ => Blame::Lhs,
         }
     }
@@ -230,6 +249,14 @@ impl LayoutError {
     pub fn help(&self) -> Option<String> {
         use LayoutError::*;
         match self {
+            CopyNotInjective { .. } | CopyInjectivityUnknown { .. } => Some(
+                "write `copy(SRC, DST, overlapping)` to copy in index order, the last write of each destination \
+                 element winning"
+                    .into(),
+            ),
+            CopySize { src_size, dst_size, .. } => Some(format!(
+                "tile or slice one side so both have the same number of elements ({src_size} ≠ {dst_size})"
+            )),
             StrideDivisibility { boundary, .. } => Some(format!(
                 "choose a stride that divides, or is a multiple of, {boundary}, or reshape the left operand so \
                  that its mode boundaries fall on the walk"

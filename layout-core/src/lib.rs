@@ -19,6 +19,7 @@ mod coalesce;
 mod common;
 mod complement;
 mod composition;
+mod copy;
 mod divide;
 mod error;
 mod explain;
@@ -43,6 +44,7 @@ pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter
 pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_modes};
 pub use composition::{composition, composition_tiler, composition_traced};
+pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
 pub use divide::{flat_divide, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide};
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain};
