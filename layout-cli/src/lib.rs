@@ -55,9 +55,42 @@ fn grid_of(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<grid::Grid,
 
 /// `explain`: the narrated steps; `Err` (with the same narration) when the operation is rejected.
 pub fn explain(text: &str) -> Result<String, String> {
+    if let Some(plan) = explain_copy(text) {
+        return plan;
+    }
     let e = layout_core::explain(text).map_err(|e| describe(text, &e))?;
     let out = e.steps.join("\n");
     if e.result.is_ok() { Ok(out) } else { Err(out) }
+}
+
+/// `explain 'copy(S, D[, overlapping])'`: the copy plan `layout!` would run for a
+/// `pub fn NAME = copy(S, D);` item; `None` when the text is not a copy.
+fn explain_copy(text: &str) -> Option<Result<String, String>> {
+    use layout_core::notation::{Env, ExprKind, evaluate_expr, parse};
+    let expr = parse(text).ok()?;
+    let ExprKind::Call { name, args, .. } = &expr.kind else { return None };
+    if name != "copy" {
+        return None;
+    }
+    let overlapping = match args.get(2).map(|a| &a.kind) {
+        None => false,
+        Some(ExprKind::Name(n)) if n == "overlapping" => true,
+        Some(_) => return Some(Err("the third argument of `copy` can only be `overlapping`".into())),
+    };
+    if !(2..=3).contains(&args.len()) {
+        return Some(Err(format!("`copy(SRC, DST[, overlapping])` takes 2 or 3 arguments, found {}", args.len())));
+    }
+    let env = Env::new();
+    let side = |k: usize| {
+        evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of)
+    };
+    Some(side(0).and_then(|s| {
+        let d = side(1)?;
+        layout_core::copy_plan(&s, &d, overlapping).map(|p| p.to_string()).map_err(|e| match e.help() {
+            Some(h) => format!("rejected: {e}\nhelp: {h}"),
+            None => format!("rejected: {e}"),
+        })
+    }))
 }
 
 /// `expand`: the Rust the `layout!` macro emits for `EXPR` as an item named `name`,

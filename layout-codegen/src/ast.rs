@@ -18,10 +18,12 @@ pub enum Input {
     Expr(ExprTokens),
 }
 
-/// One item `#[attrs] vis NAME = EXPR;`.
+/// One item `#[attrs] vis NAME = EXPR;` or `#[attrs] vis fn NAME = KERNEL;`.
 pub struct Item {
     pub attrs: Vec<Attribute>,
     pub vis: Visibility,
+    /// `fn` before the name: a kernel item (`pub fn NAME = copy(SRC, DST);`).
+    pub fn_token: Option<Token![fn]>,
     pub name: Ident,
     /// The `=` token: where an empty expression is reported.
     pub eq_token: Token![=],
@@ -113,6 +115,7 @@ impl Parse for Item {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let attrs = input.call(Attribute::parse_outer)?;
         let vis: Visibility = input.parse()?;
+        let fn_token: Option<Token![fn]> = input.parse()?;
         let name: Ident = input
             .parse()
             .map_err(|e| syn::Error::new(e.span(), "expected the name of a layout: `pub NAME = EXPR;`"))?;
@@ -120,7 +123,7 @@ impl Parse for Item {
             .parse()
             .map_err(|e| syn::Error::new(e.span(), format!("expected `=` after `{name}`: `pub {name} = EXPR;`")))?;
         let rest: TokenStream = input.parse()?;
-        Ok(Item { attrs, vis, name, eq_token, expr: ExprTokens::new(rest) })
+        Ok(Item { attrs, vis, fn_token, name, eq_token, expr: ExprTokens::new(rest) })
     }
 }
 

@@ -9,6 +9,7 @@ use layout_core::{Layout, LayoutError};
 use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
+use crate::copy::{self, CopyItem};
 use crate::ctxt::Ctxt;
 use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
@@ -21,6 +22,10 @@ pub enum Outcome {
     Failed,
     /// A second item of the same name: reported, nothing emitted.
     Duplicate,
+    /// A kernel item (`pub fn NAME = copy(SRC, DST);`), planned.
+    Copy(Box<CopyItem>),
+    /// A kernel item whose error was reported: emit a stand-in function.
+    KernelFailed,
 }
 
 /// Evaluates the items in order.
@@ -37,6 +42,13 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
             continue;
         }
         let scope = Scope { env: &env, failed: &failed, later: &names, here: k };
+        if item.fn_token.is_some() {
+            out.push(match copy::evaluate(&item.expr, &scope, cx) {
+                Some(c) => Outcome::Copy(Box::new(c)),
+                None => Outcome::KernelFailed,
+            });
+            continue;
+        }
         match evaluate_item(&item.expr, &item.eq_token, &format!("`{name}`"), &scope, cx) {
             Some((value, plan)) => {
                 env.insert(name, value);
@@ -60,8 +72,8 @@ pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Plan> {
 }
 
 /// The names an expression can see.
-struct Scope<'a> {
-    env: &'a Env,
+pub struct Scope<'a> {
+    pub env: &'a Env,
     /// Earlier items that failed: an expression using one is skipped silently.
     failed: &'a HashSet<String>,
     /// Every item name and its position, to tell a forward reference from a typo.
@@ -144,7 +156,7 @@ fn as_layout(value: &Value) -> Result<Layout, String> {
 
 /// Reports names used before their item; returns false when the expression must be
 /// skipped (an error was reported, or it uses an item that failed).
-fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> bool {
+pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> bool {
     let mut names = Vec::new();
     collect_names(ast, &mut names);
     let mut ok = true;
@@ -184,7 +196,7 @@ fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> b
 }
 
 /// Reports calls of unknown operations, with the closest known names as a `help:`.
-fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
+pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
     let mut ok = true;
     if let ExprKind::Call { name, name_span, .. } = &e.kind
         && !FUNCTIONS.iter().any(|f| f.name == name)

@@ -13,9 +13,11 @@
 //! ```
 
 pub mod ast;
+mod copy;
 mod ctxt;
 mod eval;
 mod expand;
+mod expand_copy;
 mod fallback;
 pub mod plan;
 
@@ -45,6 +47,8 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 match outcome {
                     Outcome::Planned(plan) => out.extend(expand::items(&target, &plan)),
                     Outcome::Failed => out.extend(fallback::layout_items(&target)),
+                    Outcome::Copy(c) => out.extend(expand_copy::copy_fn(&target, &c)),
+                    Outcome::KernelFailed => out.extend(expand_copy::copy_fallback(&target)),
                     Outcome::Duplicate => {}
                 }
             }

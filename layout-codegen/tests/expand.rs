@@ -38,6 +38,10 @@ snapshot!(single_element, "Single = 1:0;");
 snapshot!(rank1_tuple, "pub Rank1 = (8):(3);");
 snapshot!(expression_over_earlier_items, "pub A = (8,8):(1,8);\npub Tiles = zipped_divide(A, [4:1, 2:1]);");
 snapshot!(attributes, "#[cfg(feature = \"x\")]\n#[allow(non_camel_case_types)]\n/// Docs.\npub lower = 4:1;");
+snapshot!(copy_vector, "pub fn copy_columns = copy((16,8):(1,16), (16,8):(1,32));");
+snapshot!(copy_transpose, "/// Table 2's transpose.\npub fn transpose = copy((8,3):(1,8), (8,3):(3,1));");
+snapshot!(copy_named_and_indexed, "pub S = (2,3):(3,1);\npub fn reshape = copy(S, (3,2):(2,1));");
+snapshot!(copy_fallback_after_error, "pub fn bad = copy(8:1, 6:1);");
 snapshot!(fallback_after_error, "pub Good = 4:1;\npub Bad = composition((4,6):(2,3), 6:3);");
 
 #[test]

@@ -48,6 +48,9 @@
 extern crate self as layout;
 
 pub use layout_core::*;
+
+mod copy;
+pub use copy::{CopyDest, CopySource};
 pub use layout_macro::layout;
 
 use std::fmt::{Debug, Display};
@@ -263,6 +266,7 @@ pub mod __private {
     pub use crate::__impl_layout_value as impl_layout_value;
     pub use crate::__impl_static_layout as impl_static_layout;
     pub use crate::StaticLayout;
+    pub use crate::copy::same_layout;
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
 

@@ -1,0 +1,163 @@
+//! Emission of a copy item: a generic function over the element type and the argument kinds
+//! (slices or tensors) whose body checks the arguments, builds the plan's
+//! `layout::kernels::Program` from constants and runs it; the loops themselves are the
+//! facade's precompiled drivers. A copy without a common refinement (or of a swizzled or F2
+//! layout) loops over the indices with the layouts' generated offset functions.
+
+use layout_core::{CopyBody, CopyMode, CopyPlan};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+use crate::copy::{CopyItem, Operand};
+use crate::expand::{Target, items, private, split_attrs};
+
+/// The copy function.
+pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let (shared, own) = split_attrs(attrs);
+    let (src, dst) = (local("src"), local("dst"));
+    let (s_notation, d_notation) = (item.src.plan.notation(), item.dst.plan.notation());
+    let (s_min, s_max, d_min, d_max) = (isize_lit(item.src.min), isize_lit(item.src.max), isize_lit(item.dst.min), isize_lit(item.dst.max));
+    let s_mismatch = format!("the source tensor's layout is not the copy's source layout `{s_notation}`");
+    let d_mismatch = format!("the destination tensor's layout is not the copy's destination layout `{d_notation}`");
+    let body = match &item.plan {
+        Some(plan) if plan.body != CopyBody::Indexed => program_call(plan, &src, &dst),
+        _ => indexed_loop(item, &src, &dst),
+    };
+    let mut doc = vec![
+        format!(" Copies through `{s_notation}` into `{d_notation}`: `dst[D(i)] = src[S(i)]` for every index `i`"),
+        format!(" of the {} indices.", item.size),
+        String::new(),
+        " Takes slices (`&[T]`, `&[T; N]`, `&Vec<T>` and their `&mut` forms), which must cover the".into(),
+        " layouts' offsets (a shorter one panics, as `copy_from_slice` does), or tensors over the".into(),
+        " same layouts, checked when they were created.".into(),
+    ];
+    if let Some(plan) = &item.plan {
+        doc.push(String::new());
+        doc.push(" The plan:".into());
+        doc.push(String::new());
+        doc.push(" ```text".into());
+        doc.extend(plan.to_string().lines().map(|l| format!(" {l}")));
+        doc.push(" ```".into());
+    }
+    let p = private();
+    quote! {
+        #(#own)*
+        #(#shared)*
+        #(#[doc = #doc])*
+        #[allow(dead_code)]
+        #vis fn #name<T, S, D>(#src: S, #dst: D)
+        where
+            T: ::layout::kernels::Element,
+            S: ::layout::CopySource<T>,
+            D: ::layout::CopyDest<T>,
+        {
+            const {
+                ::core::assert!(#p::same_layout(S::LAYOUT, #s_notation), #s_mismatch);
+                ::core::assert!(#p::same_layout(D::LAYOUT, #d_notation), #d_mismatch);
+            }
+            let #src = S::source(#src, #s_min, #s_max, #s_notation);
+            let #dst = D::dest(#dst, #d_min, #d_max, #d_notation);
+            #body
+        }
+    }
+}
+
+/// A stand-in for a copy item that failed: the same signature, so that calls do not cascade
+/// into more errors.
+pub fn copy_fallback(target: &Target) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let (shared, own) = split_attrs(attrs);
+    quote! {
+        #(#own)*
+        #(#shared)*
+        #[allow(dead_code, unused_variables, clippy::all)]
+        #vis fn #name<T, S, D>(src: S, dst: D)
+        where
+            T: ::layout::kernels::Element,
+            S: ::layout::CopySource<T>,
+            D: ::layout::CopyDest<T>,
+        {
+        }
+    }
+}
+
+/// Builds the program from the plan's constants and runs it.
+fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
+    let program = local("PROGRAM");
+    let body = match plan.body {
+        CopyBody::Run { len, src, dst } => {
+            let (len, s, d) = (usize_lit(len), isize_lit(src), isize_lit(dst));
+            quote!(::layout::kernels::Body::Run { len: #len, src: #s, dst: #d })
+        }
+        CopyBody::Transpose { rows, cols, src_ld, dst_ld } => {
+            let (r, c, s, d) = (usize_lit(rows), usize_lit(cols), isize_lit(src_ld), isize_lit(dst_ld));
+            quote!(::layout::kernels::Body::Transpose { rows: #r, cols: #c, src_ld: #s, dst_ld: #d })
+        }
+        CopyBody::Indexed => unreachable!("indexed copies are emitted as a loop"),
+    };
+    let loops = plan.loops.iter().map(|&CopyMode { extent, src, dst }| {
+        let (n, s, d) = (usize_lit(extent), isize_lit(src), isize_lit(dst));
+        quote!(::layout::kernels::Loop { extent: #n, src: #s, dst: #d })
+    });
+    let (sb, db) = (isize_lit(plan.src_base), isize_lit(plan.dst_base));
+    quote! {
+        const #program: ::layout::kernels::Program<'static> = ::layout::kernels::Program {
+            body: #body,
+            loops: &[#(#loops),*],
+            src_base: #sb,
+            dst_base: #db,
+        };
+        // SAFETY: `source` and `dest` checked that the arguments cover every offset of their
+        // layouts relative to the returned pointers (tensors when they were created, slices
+        // just now), and the program visits exactly the offset pairs `(S(i), D(i))` of the
+        // layouts (layout-core's `copy_plan`, tested against the sequential loop). A shared
+        // and a mutable borrow cannot overlap.
+        unsafe { ::layout::kernels::run::<T>(#src, #dst, &#program) }
+    }
+}
+
+/// `dst[D(i)] = src[S(i)]` for every index, through the layouts' offset functions (the named
+/// items' own, or hidden items for operands written in notation).
+fn indexed_loop(item: &CopyItem, src: &Ident, dst: &Ident) -> TokenStream {
+    let (s_items, s_ty) = operand_type(&item.src, "Src");
+    let (d_items, d_ty) = operand_type(&item.dst, "Dst");
+    let i = local("i");
+    quote! {
+        #s_items
+        #d_items
+        for #i in 0..#s_ty::SIZE {
+            // SAFETY: `i < SIZE`, so both offsets are offsets of the layouts' domains, which
+            // `source` and `dest` checked the arguments cover; the borrows do not overlap.
+            unsafe {
+                *#dst.offset(#d_ty::offset(#i) as isize) = *#src.offset(#s_ty::offset(#i) as isize);
+            }
+        }
+    }
+}
+
+/// The type whose `offset` evaluates an operand: the named item, or a hidden item emitted
+/// inside the function.
+fn operand_type(op: &Operand, hidden: &str) -> (TokenStream, TokenStream) {
+    match &op.name {
+        Some(name) => (TokenStream::new(), quote!(#name)),
+        None => {
+            let name = Ident::new(&format!("__Copy{hidden}"), Span::mixed_site());
+            let t = Target { attrs: &[], vis: TokenStream::new(), name: name.clone() };
+            (items(&t, &op.plan), quote!(#name))
+        }
+    }
+}
+
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+fn usize_lit(v: i64) -> Literal {
+    Literal::u64_unsuffixed(v.unsigned_abs())
+}
+
+fn isize_lit(v: i64) -> TokenStream {
+    let m = Literal::u64_unsuffixed(v.unsigned_abs());
+    if v < 0 { quote!(-#m) } else { quote!(#m) }
+}
