@@ -53,6 +53,11 @@ mod copy;
 pub use copy::{CopyDest, CopySource};
 pub use layout_macro::layout;
 
+/// Copy kernels: precompiled, run-time dispatched (portable, AVX2, AVX-512) drivers that run
+/// the loop nest and body a copy plan compiles to, with register-tile transposes, vector
+/// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
+pub mod kernels;
+
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 

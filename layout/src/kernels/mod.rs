@@ -7,10 +7,15 @@
 //! for every coordinate `c` of the loop nest, the body doing the innermost one or two modes.
 
 pub mod dispatch;
+mod driver;
 mod element;
+mod nest;
+mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use dispatch::{Level, force_level, level};
-pub use element::Element;
+pub use element::{Element, Width};
 
 /// One loop of a copy's nest: `extent` iterations, advancing the source by `src` elements and
 /// the destination by `dst` elements per iteration.
@@ -44,4 +49,63 @@ pub struct Program<'a> {
     /// mode was reduced to its last write).
     pub src_base: isize,
     pub dst_base: isize,
+}
+
+/// Runs `program`: `dst[dst_base + Σ c_k·dst_k + body] = src[src_base + Σ c_k·src_k + body]`
+/// for every point of the nest, at the SIMD [`level`] in effect. Forwards to one
+/// precompiled driver per element width, so it costs a call whatever the caller's
+/// optimization level.
+///
+/// Loops of extent 1 are skipped, loops that continue each other (or the body's run) are
+/// merged, and a program with an empty loop or body copies nothing.
+///
+/// # Safety
+/// - Every source offset `src_base + Σ c_k·program.loops[k].src + b` (over every coordinate
+///   `c` of the nest and every offset `b` the body reads: `k·src` for `k < len` of a run,
+///   `r + c·src_ld` for `r < rows`, `c < cols` of a transpose) is inside the allocation `src`
+///   points into, and `src` is valid for reads there.
+/// - Likewise every destination offset (`k·dst` of a run, `r·dst_ld + c` of a transpose) is
+///   inside the allocation `dst` points into, valid for writes.
+/// - The source and destination regions do not overlap.
+/// - Both pointers are aligned for `T`.
+#[inline]
+pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>) {
+    // SAFETY: the caller's contract; `T` is a primitive of the width named by `T::WIDTH`
+    // (sealed), and the unsigned integer of that width has the same size and alignment.
+    unsafe {
+        match T::WIDTH {
+            Width::W1 => run_w1(src.cast(), dst.cast(), program),
+            Width::W2 => run_w2(src.cast(), dst.cast(), program),
+            Width::W4 => run_w4(src.cast(), dst.cast(), program),
+            Width::W8 => run_w8(src.cast(), dst.cast(), program),
+        }
+    }
+}
+
+macro_rules! width_entry {
+    ($($name:ident: $w:ty => $portable:ident, $avx2:ident, $avx512:ident;)*) => {$(
+        /// The precompiled driver of one element width: picks the level's entry.
+        ///
+        /// # Safety
+        /// The contract of [`run`].
+        unsafe fn $name(src: *const $w, dst: *mut $w, program: &Program<'_>) {
+            match level() {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `level()` never exceeds what the CPU supports; the contract of `run`.
+                Level::Avx512 => unsafe { x86::$avx512(src, dst, program) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: as above.
+                Level::Avx2 => unsafe { x86::$avx2(src, dst, program) },
+                // SAFETY: the contract of `run`.
+                _ => unsafe { portable::$portable(src, dst, program) },
+            }
+        }
+    )*};
+}
+
+width_entry! {
+    run_w1: u8 => portable_w1, avx2_w1, avx512_w1;
+    run_w2: u16 => portable_w2, avx2_w2, avx512_w2;
+    run_w4: u32 => portable_w4, avx2_w4, avx512_w4;
+    run_w8: u64 => portable_w8, avx2_w8, avx512_w8;
 }

@@ -1,0 +1,277 @@
+//! The drivers, generic over the element word (`u8`..`u64`) and the register tile, always
+//! inlined into one non-generic function per level and width (see `x86` and `portable`), so
+//! they compile with that level's target features.
+
+use super::Body;
+use super::nest::{Plan, for_each};
+use core::mem::size_of;
+use core::ptr::{copy_nonoverlapping, read_unaligned, write_unaligned};
+
+/// The unsigned integer of each element width: what the drivers move.
+pub(super) trait Word: Copy + 'static {}
+impl Word for u8 {}
+impl Word for u16 {}
+impl Word for u32 {}
+impl Word for u64 {}
+
+/// A register-tile transpose of `T × T` words: `d[j·dld + i] = s[j + i·sld]`, `i, j < T`.
+pub(super) trait Tile<W: Word> {
+    /// The tile's side.
+    const T: usize;
+    /// Whether [`Tile::tile_nt`] streams (non-temporal stores); then each row of the
+    /// destination tile must be aligned to `NT_ALIGN` bytes.
+    const NT_ALIGN: usize = 0;
+
+    /// # Safety
+    /// The tile's `T·T` source words are readable and destination words writable.
+    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize);
+
+    /// As [`Tile::tile`], with non-temporal stores when `NT_ALIGN > 0`.
+    ///
+    /// # Safety
+    /// As [`Tile::tile`], and every destination row `d + j·dld` aligned to `NT_ALIGN`.
+    #[inline(always)]
+    unsafe fn tile_nt(s: *const W, d: *mut W, sld: isize, dld: isize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Self::tile(s, d, sld, dld) }
+    }
+
+    /// Orders the streaming stores before later stores (`sfence`); nothing without them.
+    #[inline(always)]
+    fn fence() {}
+}
+
+/// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
+pub(super) struct ScalarTile;
+
+impl<W: Word> Tile<W> for ScalarTile {
+    const T: usize = 8;
+
+    #[inline(always)]
+    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize) {
+        for j in 0..8isize {
+            for i in 0..8isize {
+                // SAFETY: `i, j < T`: inside the tile the caller vouches for.
+                unsafe { *d.offset(j * dld + i) = *s.offset(j + i * sld) };
+            }
+        }
+    }
+}
+
+/// Destinations larger than this (bytes) are written with non-temporal stores when the tile
+/// has them: they would not stay in the 2 MiB L2 anyway.
+pub(super) const NT_THRESHOLD: usize = 4 << 20;
+
+/// Runs `plan` from `src`/`dst`.
+///
+/// # Safety
+/// The program's contract ([`super::run`]): every offset of the nest is inside the two
+/// allocations, which do not overlap.
+#[inline(always)]
+pub(super) unsafe fn drive<W: Word, K: Tile<W>>(src: *const W, dst: *mut W, plan: &Plan) {
+    let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
+    match plan.body {
+        Body::Run { len, src: 1, dst: 1 } => {
+            let bytes = len * size_of::<W>();
+            macro_rules! fixed {
+                ($n:literal) => {
+                    for_each(loops, sb, db, |s, d| {
+                        // SAFETY: the run `[s, s + len)` of the nest is inside both
+                        // allocations (the program's contract).
+                        unsafe { mv::<$n>(src.offset(s).cast(), dst.offset(d).cast()) }
+                    })
+                };
+            }
+            match bytes {
+                1 => fixed!(1),
+                2 => fixed!(2),
+                4 => fixed!(4),
+                8 => fixed!(8),
+                16 => fixed!(16),
+                32 => fixed!(32),
+                64 => fixed!(64),
+                ..=SHORT => for_each(loops, sb, db, |s, d| {
+                    // SAFETY: as above.
+                    unsafe { copy_short(src.offset(s).cast(), dst.offset(d).cast(), bytes) }
+                }),
+                _ => for_each(loops, sb, db, |s, d| {
+                    // SAFETY: as above; the regions do not overlap (contract).
+                    unsafe { copy_nonoverlapping(src.offset(s), dst.offset(d), len) }
+                }),
+            }
+        }
+        Body::Run { len, src: 0, dst: 1 } => for_each(loops, sb, db, |s, d| {
+            // SAFETY: the source point and the destination run are inside the allocations
+            // (contract), and do not overlap.
+            unsafe {
+                let v = *src.offset(s);
+                core::slice::from_raw_parts_mut(dst.offset(d), len).fill(v);
+            }
+        }),
+        Body::Run { len, src: ss, dst: ds } => for_each(loops, sb, db, |s, d| {
+            let (mut s, mut d) = (s, d);
+            for _ in 0..len {
+                // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest.
+                unsafe { *dst.offset(d) = *src.offset(s) };
+                s = s.wrapping_add(ss);
+                d = d.wrapping_add(ds);
+            }
+        }),
+        Body::Transpose { rows, cols, src_ld, dst_ld } => {
+            // The whole destination span of the nest decides streaming: one body's worth
+            // times the number of bodies.
+            let points: usize = loops.iter().map(|l| l.extent).product();
+            let span = rows.saturating_mul(cols).saturating_mul(size_of::<W>()).saturating_mul(points);
+            let nt = K::NT_ALIGN > 0 && span > NT_THRESHOLD;
+            for_each(loops, sb, db, |s, d| {
+                // SAFETY: the body's rectangle at this point is inside the allocations.
+                unsafe { transpose::<W, K>(src.offset(s), dst.offset(d), rows, cols, src_ld, dst_ld, nt) }
+            });
+            if nt {
+                K::fence();
+            }
+        }
+    }
+}
+
+/// Runs up to this many bytes are copied inline; longer ones call `copy_nonoverlapping`.
+const SHORT: usize = 256;
+
+/// Copies `N` bytes as one unaligned move (a vector register for 16, 32, 64).
+///
+/// # Safety
+/// `N` bytes readable at `s`, writable at `d`.
+#[inline(always)]
+unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
+    // SAFETY: the caller's bound; unaligned accesses.
+    unsafe { write_unaligned(d.cast::<[u8; N]>(), read_unaligned(s.cast::<[u8; N]>())) }
+}
+
+/// Copies `n ≤ SHORT` bytes with straight moves: two overlapping moves of the largest power
+/// of two not above `n` (up to 32), after a loop of 32-byte moves.
+///
+/// # Safety
+/// `n` bytes readable at `s`, writable at `d`, not overlapping.
+#[inline(always)]
+unsafe fn copy_short(s: *const u8, d: *mut u8, n: usize) {
+    // SAFETY: every move below lies in `[0, n)`: the pairs start at 0 and end at `n`, and the
+    // 32-byte loop stops before `n - 32`.
+    unsafe {
+        if n >= 32 {
+            let mut k = 0;
+            while k + 32 < n {
+                mv::<32>(s.add(k), d.add(k));
+                k += 32;
+            }
+            mv::<32>(s.add(n - 32), d.add(n - 32));
+        } else if n >= 16 {
+            mv::<16>(s, d);
+            mv::<16>(s.add(n - 16), d.add(n - 16));
+        } else if n >= 8 {
+            mv::<8>(s, d);
+            mv::<8>(s.add(n - 8), d.add(n - 8));
+        } else if n >= 4 {
+            mv::<4>(s, d);
+            mv::<4>(s.add(n - 4), d.add(n - 4));
+        } else if n >= 2 {
+            mv::<2>(s, d);
+            mv::<2>(s.add(n - 2), d.add(n - 2));
+        } else if n == 1 {
+            mv::<1>(s, d);
+        }
+    }
+}
+
+/// The scalar transpose of the rectangle `rows r0..r1 × cols c0..c1`.
+///
+/// # Safety
+/// The rectangle's source and destination points are inside the allocations.
+#[inline(always)]
+unsafe fn scalar_rect<W: Word>(
+    src: *const W,
+    dst: *mut W,
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    sld: isize,
+    dld: isize,
+) {
+    for r in r0 as isize..r1 as isize {
+        for c in c0 as isize..c1 as isize {
+            // SAFETY: `(r, c)` is a point of the rectangle.
+            unsafe { *dst.offset(r * dld + c) = *src.offset(r + c * sld) };
+        }
+    }
+}
+
+/// `dst[r·dld + c] = src[r + c·sld]` for `r < rows`, `c < cols`: register tiles inside cache
+/// blocks, scalar edges; streaming stores when `nt` and the destination rows allow.
+///
+/// # Safety
+/// Every point of the rectangle is inside the allocations, which do not overlap.
+#[inline(always)]
+unsafe fn transpose<W: Word, K: Tile<W>>(
+    src: *const W,
+    dst: *mut W,
+    rows: usize,
+    cols: usize,
+    sld: isize,
+    dld: isize,
+    nt: bool,
+) {
+    let t = K::T;
+    let w = size_of::<W>();
+    // Streaming needs every tile row aligned: the row pitch a multiple of the alignment, and
+    // the first tile column `c0` where the first row is aligned.
+    let mut c0 = 0;
+    let mut nt = nt && K::NT_ALIGN > 0 && (dld * w as isize).rem_euclid(K::NT_ALIGN as isize) == 0;
+    if nt {
+        let mis = (dst as usize) % K::NT_ALIGN;
+        if !mis.is_multiple_of(w) {
+            nt = false;
+        } else if mis != 0 {
+            c0 = (K::NT_ALIGN - mis) / w;
+        }
+    }
+    if rows < t || cols < c0 + t {
+        // SAFETY: the whole rectangle, the caller's bound.
+        unsafe { scalar_rect(src, dst, (0, rows), (0, cols), sld, dld) };
+        return;
+    }
+    let rows_main = rows - rows % t;
+    let cols_main = c0 + (cols - c0) / t * t;
+    // A block of about 16 KiB of destination.
+    let side = ((16384 / w) as f64).sqrt() as usize;
+    let b = (side / t).max(1) * t;
+    let mut rb = 0;
+    while rb < rows_main {
+        let re = (rb + b).min(rows_main);
+        let mut cb = c0;
+        while cb < cols_main {
+            let ce = (cb + b).min(cols_main);
+            let mut r = rb;
+            while r < re {
+                let mut c = cb;
+                while c < ce {
+                    let (ri, ci) = (r as isize, c as isize);
+                    // SAFETY: the tile `r..r+T × c..c+T` is inside the rectangle; when
+                    // streaming, `d + ci` is aligned (c0 and T·w are multiples) and so is each
+                    // row (dld·w is).
+                    unsafe {
+                        let (s, d) = (src.offset(ri + ci * sld), dst.offset(ri * dld + ci));
+                        if nt { K::tile_nt(s, d, sld, dld) } else { K::tile(s, d, sld, dld) }
+                    }
+                    c += t;
+                }
+                r += t;
+            }
+            cb = ce;
+        }
+        rb = re;
+    }
+    // SAFETY: the edges are parts of the rectangle.
+    unsafe {
+        scalar_rect(src, dst, (0, rows_main), (0, c0), sld, dld);
+        scalar_rect(src, dst, (0, rows_main), (cols_main, cols), sld, dld);
+        scalar_rect(src, dst, (rows_main, rows), (0, cols), sld, dld);
+    }
+}

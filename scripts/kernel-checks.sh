@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs the copy-kernel tests (layout/tests/kernels.rs) at every dispatch level this machine
+# can exercise:
+#   1. natively, capped by LAYOUT_SIMD_LEVEL=avx2 and =portable (the native run covers the
+#      detected level: the tests force each lower level in turn);
+#   2. under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512) and -cpu Nehalem (neither), where
+#      the detection itself must pick Avx2 / Portable (test `detected_level`);
+#   3. under valgrind with LAYOUT_SIMD_LEVEL=avx2 and =portable (valgrind has no AVX-512).
+# A missing tool is skipped with a message, unless CI is set (then it fails).
+# Cargo uses CARGO_TARGET_DIR if set. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing() {
+    if [[ -n "${CI:-}" ]]; then
+        echo "kernel-checks: $1 is not installed (required when CI is set)" >&2
+        exit 1
+    fi
+    echo "kernel-checks: SKIPPED $1 checks: $1 is not installed" >&2
+}
+
+echo "== building the kernels test binary"
+bin=$(cargo test -p layout --test kernels --no-run --message-format=json \
+    | grep '"reason":"compiler-artifact"' \
+    | grep '"name":"kernels"' \
+    | grep -o '"executable":"[^"]*"' | head -n1 | sed 's/^"executable":"//; s/"$//')
+if [[ -z "$bin" || ! -x "$bin" ]]; then
+    echo "kernel-checks: could not find the kernels test binary" >&2
+    exit 1
+fi
+echo "   $bin"
+
+# qemu warns about each CPU feature its TCG cannot emulate (irrelevant here).
+quiet_qemu() {
+    grep -v "TCG doesn't support requested feature" || true
+}
+
+run() {
+    echo "== $*"
+    "$@"
+}
+
+run "$bin" -q
+run env LAYOUT_SIMD_LEVEL=avx2 "$bin" -q
+run env LAYOUT_SIMD_LEVEL=portable "$bin" -q
+
+if command -v qemu-x86_64 >/dev/null 2>&1; then
+    for cpu in Haswell Nehalem; do
+        echo "== qemu-x86_64 -cpu $cpu $bin"
+        out=$(qemu-x86_64 -cpu "$cpu" "$bin" --test-threads=1 --nocapture detected_level 2>&1 | quiet_qemu) || {
+            echo "$out"
+            exit 1
+        }
+        echo "$out" | grep "detected SIMD level"
+        expect=$([[ $cpu == Haswell ]] && echo Avx2 || echo Portable)
+        if ! echo "$out" | grep -q "detected SIMD level: $expect\$"; then
+            echo "kernel-checks: qemu -cpu $cpu did not detect $expect" >&2
+            exit 1
+        fi
+        echo "== qemu-x86_64 -cpu $cpu $bin -q"
+        qemu-x86_64 -cpu "$cpu" "$bin" -q 2>&1 | quiet_qemu
+    done
+else
+    missing qemu-x86_64
+fi
+
+if command -v valgrind >/dev/null 2>&1; then
+    for level in avx2 portable; do
+        run env LAYOUT_SIMD_LEVEL=$level valgrind -q --error-exitcode=1 "$bin" -q --test-threads=2
+    done
+else
+    missing valgrind
+fi
+
+echo "kernel-checks: all passed"
