@@ -81,9 +81,7 @@ fn explain_copy(text: &str) -> Option<Result<String, String>> {
         return Some(Err(format!("`copy(SRC, DST[, overlapping])` takes 2 or 3 arguments, found {}", args.len())));
     }
     let env = Env::new();
-    let side = |k: usize| {
-        evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of)
-    };
+    let side = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
     Some(side(0).and_then(|s| {
         let d = side(1)?;
         layout_core::copy_plan(&s, &d, overlapping).map(|p| p.to_string()).map_err(|e| match e.help() {

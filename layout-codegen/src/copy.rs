@@ -114,13 +114,7 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<CopyI
 }
 
 /// Evaluates one side: its plan and offset range, and the integer layout when it is one.
-fn operand(
-    arg: &Expr,
-    side: &str,
-    expr: &ExprTokens,
-    scope: &Scope,
-    cx: &mut Ctxt,
-) -> Option<(Operand, Value)> {
+fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<(Operand, Value)> {
     if !check_calls(arg, expr, cx) | !check_names(arg, expr, scope, cx) {
         return None;
     }
@@ -199,7 +193,8 @@ fn injective(value: &Value) -> Result<(), LayoutError> {
             if f.size() > limit {
                 return Err(LayoutError::CopyInjectivityUnknown { dst: f.to_string(), size: f.size(), limit });
             }
-            let mut seen: Vec<(i64, i64)> = (0..f.size()).map(|i| f.eval(i).map(|o| (o, i))).collect::<Result<_, _>>()?;
+            let mut seen: Vec<(i64, i64)> =
+                (0..f.size()).map(|i| f.eval(i).map(|o| (o, i))).collect::<Result<_, _>>()?;
             seen.sort_unstable();
             seen.windows(2).find(|w| w[0].0 == w[1].0).map(|w| (w[0].1, w[1].1, w[0].0))
         }

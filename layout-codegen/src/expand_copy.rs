@@ -17,7 +17,8 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
     let (shared, own) = split_attrs(attrs);
     let (src, dst) = (local("src"), local("dst"));
     let (s_notation, d_notation) = (item.src.plan.notation(), item.dst.plan.notation());
-    let (s_min, s_max, d_min, d_max) = (isize_lit(item.src.min), isize_lit(item.src.max), isize_lit(item.dst.min), isize_lit(item.dst.max));
+    let (s_min, s_max, d_min, d_max) =
+        (isize_lit(item.src.min), isize_lit(item.src.max), isize_lit(item.dst.min), isize_lit(item.dst.max));
     let s_mismatch = format!("the source tensor's layout is not the copy's source layout `{s_notation}`");
     let d_mismatch = format!("the destination tensor's layout is not the copy's destination layout `{d_notation}`");
     let body = match &item.plan {

@@ -15,6 +15,7 @@ use std::fmt::Debug;
 use layout::kernels::{Level, force_level, level};
 use layout_core::{Layout, Value, copy_plan, evaluate};
 
+#[rustfmt::skip]
 #[path = "copy/generated.rs"]
 mod generated;
 
@@ -134,7 +135,9 @@ fn kernels_match_the_sequential_loop_at_every_level() {
 }
 
 #[test]
-#[should_panic(expected = "copy: the destination slice has 5 elements but the layout `(8,3):(3,1)` addresses offsets 0..=23, which needs 24")]
+#[should_panic(
+    expected = "copy: the destination slice has 5 elements but the layout `(8,3):(3,1)` addresses offsets 0..=23, which needs 24"
+)]
 fn short_slice_panics_with_the_numbers() {
     let src = vec![0f32; 24];
     let mut dst = vec![0f32; 5];
@@ -228,11 +231,11 @@ fn fixed_cases() -> Vec<(&'static str, String, String)> {
         ("table2_tensor_transpose", "(8,(3,5)):(1,(57,8))".into(), "(8,15):(1,8)".into()),
         ("reversed", "64:-1".into(), "64:1".into()),
     ];
-    for (k, &(m, n)) in [(7, 5), (9, 17), (16, 16), (17, 33), (31, 8), (40, 40), (100, 37), (64, 1), (1, 64)]
-        .iter()
-        .enumerate()
+    for (k, &(m, n)) in
+        [(7, 5), (9, 17), (16, 16), (17, 33), (31, 8), (40, 40), (100, 37), (64, 1), (1, 64)].iter().enumerate()
     {
-        let name: &'static str = ["tr_7x5", "tr_9x17", "tr_16x16", "tr_17x33", "tr_31x8", "tr_40x40", "tr_100x37", "tr_64x1", "tr_1x64"][k];
+        let name: &'static str =
+            ["tr_7x5", "tr_9x17", "tr_16x16", "tr_17x33", "tr_31x8", "tr_40x40", "tr_100x37", "tr_64x1", "tr_1x64"][k];
         cases.push((name, format!("({m},{n}):(1,{m})"), format!("({m},{n}):({n},1)")));
     }
     cases.push(("tr_padded", "(33,20):(1,40)".into(), "(33,20):(24,1)".into()));
