@@ -19,16 +19,25 @@ missing() {
     echo "kernel-checks: SKIPPED $1 checks: $1 is not installed" >&2
 }
 
-echo "== building the kernels test binary"
-bin=$(cargo test -p layout --test kernels --no-run --message-format=json \
-    | grep '"reason":"compiler-artifact"' \
-    | grep '"name":"kernels"' \
-    | grep -o '"executable":"[^"]*"' | head -n1 | sed 's/^"executable":"//; s/"$//')
-if [[ -z "$bin" || ! -x "$bin" ]]; then
-    echo "kernel-checks: could not find the kernels test binary" >&2
-    exit 1
-fi
+# The test binary of `cargo test -p PKG --test NAME`.
+test_bin() {
+    local bin
+    bin=$(cargo test -p "$1" --test "$2" --no-run --message-format=json \
+        | grep '"reason":"compiler-artifact"' \
+        | grep "\"name\":\"$2\"" \
+        | grep -o '"executable":"[^"]*"' | head -n1 | sed 's/^"executable":"//; s/"$//')
+    if [[ -z "$bin" || ! -x "$bin" ]]; then
+        echo "kernel-checks: could not find the test binary of $1 --test $2" >&2
+        exit 1
+    fi
+    echo "$bin"
+}
+
+echo "== building the test binaries: the drivers (layout/tests/kernels.rs) and the copies layout! emits (ui-tests/tests/copy.rs)"
+bin=$(test_bin layout kernels)
+copies=$(test_bin layout-ui-tests copy)
 echo "   $bin"
+echo "   $copies"
 
 # qemu warns about each CPU feature its TCG cannot emulate (irrelevant here).
 quiet_qemu() {
@@ -40,9 +49,11 @@ run() {
     "$@"
 }
 
-run "$bin" -q
-run env LAYOUT_SIMD_LEVEL=avx2 "$bin" -q
-run env LAYOUT_SIMD_LEVEL=portable "$bin" -q
+for b in "$bin" "$copies"; do
+    run "$b" -q
+    run env LAYOUT_SIMD_LEVEL=avx2 "$b" -q
+    run env LAYOUT_SIMD_LEVEL=portable "$b" -q
+done
 
 if command -v qemu-x86_64 >/dev/null 2>&1; then
     for cpu in Haswell Nehalem; do
@@ -57,8 +68,10 @@ if command -v qemu-x86_64 >/dev/null 2>&1; then
             echo "kernel-checks: qemu -cpu $cpu did not detect $expect" >&2
             exit 1
         fi
-        echo "== qemu-x86_64 -cpu $cpu $bin -q"
-        qemu-x86_64 -cpu "$cpu" "$bin" -q 2>&1 | quiet_qemu
+        for b in "$bin" "$copies"; do
+            echo "== qemu-x86_64 -cpu $cpu $b -q"
+            qemu-x86_64 -cpu "$cpu" "$b" -q 2>&1 | quiet_qemu
+        done
     done
 else
     missing qemu-x86_64
@@ -66,7 +79,9 @@ fi
 
 if command -v valgrind >/dev/null 2>&1; then
     for level in avx2 portable; do
-        run env LAYOUT_SIMD_LEVEL=$level valgrind -q --error-exitcode=1 "$bin" -q --test-threads=2
+        for b in "$bin" "$copies"; do
+            run env LAYOUT_SIMD_LEVEL=$level valgrind -q --error-exitcode=1 "$b" -q --test-threads=2
+        done
     done
 else
     missing valgrind
