@@ -38,6 +38,12 @@ snapshot!(single_element, "Single = 1:0;");
 snapshot!(rank1_tuple, "pub Rank1 = (8):(3);");
 snapshot!(expression_over_earlier_items, "pub A = (8,8):(1,8);\npub Tiles = zipped_divide(A, [4:1, 2:1]);");
 snapshot!(attributes, "#[cfg(feature = \"x\")]\n#[allow(non_camel_case_types)]\n/// Docs.\npub lower = 4:1;");
+snapshot!(
+    sub_layouts,
+    "pub A = (8,8):(1,8);\npub Tile = local_tile(A, [4:1, 2:1]);\npub Part = local_partition(A, [4:1, 2:1]);\npub Col = slice(A, (_, 3));"
+);
+snapshot!(sub_layout_negative_strides, "pub R = (4,6):(-1,-4);\npub Tile = local_tile(R, (2,3));");
+snapshot!(sub_layout_fallback, "pub A = (8,8):(1,8);\npub Bad = local_tile(A, [3:1, 2:1]);");
 snapshot!(fallback_after_error, "pub Good = 4:1;\npub Bad = composition((4,6):(2,3), 6:3);");
 
 #[test]
