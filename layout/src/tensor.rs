@@ -653,7 +653,8 @@ impl<'a, T, L: StaticLayout> Iterator for Iter<'a, T, L> {
     fn fold<B, F: FnMut(B, &'a T) -> B>(mut self, init: B, mut f: F) -> B {
         if self.front != 0 || self.back != L::SIZE {
             let mut acc = init;
-            while let Some(x) = self.next() {
+            // `for` calls `next` (not `fold`): one `L::offset` per element.
+            for x in self.by_ref() {
                 acc = f(acc, x);
             }
             return acc;

@@ -108,13 +108,12 @@ fn check_access<L: StaticLayout>(extra: usize) {
     // Index order, whole (the loop nest), piecewise (`next`), from the back.
     assert_eq!(t.iter().copied().collect::<Vec<_>>(), expected);
     let mut by_next = Vec::new();
-    let mut it = t.iter();
-    while let Some(&x) = it.next() {
-        by_next.push(x);
+    for &x in t.iter() {
+        by_next.push(x); // a `for` loop calls `next`
     }
     assert_eq!(by_next, expected);
     assert_eq!(t.iter().rev().copied().collect::<Vec<_>>(), expected.iter().rev().copied().collect::<Vec<_>>());
-    assert_eq!(t.iter().skip(1).fold(0, |a, &x| a + x), expected[1..].iter().sum::<i64>());
+    assert_eq!(t.iter().skip(1).sum::<i64>(), expected[1..].iter().sum::<i64>());
     assert_eq!(t.iter().len(), L::SIZE);
     // The mutable view agrees, and writes land at the same positions.
     let mut owned = data.clone();
@@ -125,7 +124,6 @@ fn check_access<L: StaticLayout>(extra: usize) {
     }
     *m.at_mut(L::coord(0)) += 1;
     m.for_each_mut(|x| *x *= 2);
-    drop(m);
     let mut want = data.clone();
     for i in 0..L::SIZE {
         want[(base as isize + L::offset(i).to_isize()) as usize] += 1000;
@@ -212,7 +210,6 @@ fn check_sub<P: StaticLayout, S: SubLayout<P>>(expected: &dyn Fn(usize, usize) -
             sub[i] = -1;
         }
     }
-    drop(m);
     for (p, (&o, &d)) in owned.iter().zip(&data).enumerate() {
         let touched = (0..S::COUNT)
             .any(|k| (0..S::SIZE).any(|i| base as isize + S::base(k) + S::offset(i).to_isize() == p as isize));
