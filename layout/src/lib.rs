@@ -37,6 +37,10 @@
 //! assert_eq!(l.at(9), 9);
 //! ```
 //!
+//! [`Tensor`] and [`TensorMut`] view a slice through a generated layout (checked once, at
+//! creation); items that tile, partition or slice an earlier item implement [`SubLayout`],
+//! and `t.tile::<Sub>(k)` is sub-tensor k.
+//!
 //! A mistake is a compile error at the operand responsible:
 //!
 //! ```compile_fail
