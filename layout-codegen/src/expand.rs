@@ -1,6 +1,7 @@
 //! Emission: an [`IndexPlan`] becomes a unit struct with constants, straight-line index
 //! functions and a loop-nest traversal; the standard trait impls, `Display` and the
-//! `StaticLayout` impl come from the facade's `impl_static_layout!` (written-out impls rather
+//! `StaticLayout` impl (with the smallest and largest offsets) come from the facade's
+//! `impl_static_layout!` (written-out impls rather
 //! than `#[derive]`: a third of the check time, see BENCHMARKS.md). The emitted code names
 //! nothing but `core` and `::layout::__private`; its locals are hygienic (`mixed_site`).
 
@@ -56,7 +57,7 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
             cosize: lit(plan.cosize).into_token_stream(),
             cosize_doc: " One past the largest offset, `cosize(L)`.",
             coord_ty: coord_type(&plan.shape),
-            runtime: None,
+            runtime: Runtime::Static { min: plan.min_offset, max: plan.cosize.saturating_sub(1) },
             traversal_doc: &[
                 " Calls `f` with the offset of every index in order, as a loop nest over the",
                 " coalesced modes (no division per element).",
@@ -104,15 +105,23 @@ struct Parts {
     /// The doc line of `COSIZE` and of the traversal.
     cosize_doc: &'static str,
     traversal_doc: &'static [&'static str],
-    /// The run-time value type of layout-core under `__private` (`impl_layout_value!`), or
-    /// `None` for an integer layout (`impl_static_layout!`, which adds `StaticLayout`).
-    runtime: Option<TokenStream>,
+    /// The run-time value type and the trait impls.
+    runtime: Runtime,
     /// Functions before `offset` (the swizzle).
     extra: TokenStream,
     offset: TokenStream,
     offset_of: TokenStream,
     coord: TokenStream,
     for_each: TokenStream,
+}
+
+/// How the trait impls are emitted.
+enum Runtime {
+    /// An integer layout: `impl_static_layout!`, which adds `StaticLayout` with the smallest
+    /// and largest offsets of the domain.
+    Static { min: i64, max: u64 },
+    /// The run-time value type of layout-core under `__private` (`impl_layout_value!`).
+    Value(TokenStream),
 }
 
 fn kind_items(target: &Target, parts: Parts) -> TokenStream {
@@ -136,8 +145,11 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
     } = &parts;
     let for_each = &parts.for_each;
     let impls = match &parts.runtime {
-        Some(rt) => quote!(#p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#rt);),
-        None => quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty);),
+        Runtime::Value(rt) => quote!(#p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#rt);),
+        Runtime::Static { min, max } => {
+            let (min, max) = (signed_lit(*min), lit(*max));
+            quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty, #min, #max);)
+        }
     };
     let size = lit(parts.size);
     let (rank, depth) = (Literal::usize_unsuffixed(parts.rank), Literal::usize_unsuffixed(parts.depth));
@@ -256,7 +268,7 @@ fn swizzled_items(target: &Target, plan: &SwizzledPlan) -> TokenStream {
             cosize_ty: quote!(usize),
             cosize: lit(plan.cosize).into_token_stream(),
             coord_ty,
-            runtime: Some(quote!(SwizzledLayout)),
+            runtime: Runtime::Value(quote!(SwizzledLayout)),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra,
@@ -346,7 +358,7 @@ fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
             cosize_ty: quote!((#(#cosize_tys,)*)),
             cosize: quote!((#(#cosizes,)*)),
             coord_ty,
-            runtime: Some(quote!(BasisLayout)),
+            runtime: Runtime::Value(quote!(BasisLayout)),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
@@ -450,7 +462,7 @@ fn f2_items(target: &Target, plan: &F2Plan) -> TokenStream {
             cosize_ty: quote!(usize),
             cosize: lit(plan.cosize).into_token_stream(),
             coord_ty,
-            runtime: Some(quote!(F2Layout)),
+            runtime: Runtime::Value(quote!(F2Layout)),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
@@ -471,8 +483,14 @@ fn offset_type(plan: &IndexPlan) -> TokenStream {
     if plan.signed { quote!(isize) } else { quote!(usize) }
 }
 
-fn lit(v: u64) -> Literal {
+pub(crate) fn lit(v: u64) -> Literal {
     Literal::u64_unsuffixed(v)
+}
+
+/// A possibly negative integer: `-` and the literal of its magnitude.
+pub(crate) fn signed_lit(v: i64) -> TokenStream {
+    let m = lit(v.unsigned_abs());
+    if v < 0 { quote!(-#m) } else { m.into_token_stream() }
 }
 
 /// A local variable of the emitted code (hygienic: it cannot collide with user items).
@@ -598,7 +616,7 @@ fn offset_fn(plan: &IndexPlan) -> TokenStream {
 }
 
 /// The parameter, statements and value of `offset` over the given (coalesced) modes.
-fn offset_body(modes: &[Mode], signed: bool) -> (TokenStream, TokenStream, TokenStream) {
+pub(crate) fn offset_body(modes: &[Mode], signed: bool) -> (TokenStream, TokenStream, TokenStream) {
     let index = local("index");
     let (stmts, coords) = split_index(modes, &index, "c", &|k| modes[k].stride != 0);
     let terms: Vec<Term> =

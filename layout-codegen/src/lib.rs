@@ -4,7 +4,8 @@
 //! Four passes, one file each: [`ast`] models the input and keeps the tokens of every
 //! expression; `eval` runs layout-core on it, collecting every error at the tokens
 //! responsible; [`plan`] decides the index code as plain data; `expand` emits it with
-//! `quote`. After an error, `fallback` still emits the named items.
+//! `quote`. After an error, `fallback` still emits the named items. `sub` adds the
+//! `SubLayout` impls of items that tile, partition or slice an earlier item.
 //!
 //! ```
 //! let tokens: proc_macro2::TokenStream = "pub Tiled = ((2,4),3):((1,6),2);".parse().unwrap();
@@ -20,6 +21,7 @@ mod expand;
 mod expand_copy;
 mod fallback;
 pub mod plan;
+mod sub;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
@@ -40,8 +42,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
         None => errors(cx),
         Some(Input::Items(items)) => {
             let outcomes = eval::evaluate_items(&items, &mut cx);
+            let subs = sub::plans(&items, &outcomes, &mut cx);
             let mut out = TokenStream::new();
-            for (item, outcome) in items.iter().zip(outcomes) {
+            for ((item, outcome), sub) in items.iter().zip(outcomes).zip(subs) {
                 let vis = &item.vis;
                 let target = Target { attrs: &item.attrs, vis: quote!(#vis), name: item.name.clone() };
                 match outcome {
@@ -50,6 +53,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     Outcome::Copy(c) => out.extend(expand_copy::copy_fn(&target, &c)),
                     Outcome::KernelFailed => out.extend(expand_copy::copy_fallback(&target)),
                     Outcome::Duplicate => {}
+                }
+                if let Some(sub) = sub {
+                    out.extend(sub::items(&target, &sub));
                 }
             }
             let mut all = errors(cx);

@@ -42,6 +42,12 @@ snapshot!(copy_vector, "pub fn copy_columns = copy((16,8):(1,16), (16,8):(1,32))
 snapshot!(copy_transpose, "/// Table 2's transpose.\npub fn transpose = copy((8,3):(1,8), (8,3):(3,1));");
 snapshot!(copy_named_and_indexed, "pub S = (2,3):(3,1);\npub fn reshape = copy(S, (3,2):(2,1));");
 snapshot!(copy_fallback_after_error, "pub fn bad = copy(8:1, 6:1);");
+snapshot!(
+    sub_layouts,
+    "pub A = (8,8):(1,8);\npub Tile = local_tile(A, [4:1, 2:1]);\npub Part = local_partition(A, [4:1, 2:1]);\npub Col = slice(A, (_, 3));"
+);
+snapshot!(sub_layout_negative_strides, "pub R = (4,6):(-1,-4);\npub Tile = local_tile(R, (2,3));");
+snapshot!(sub_layout_fallback, "pub A = (8,8):(1,8);\npub Bad = local_tile(A, [3:1, 2:1]);");
 snapshot!(fallback_after_error, "pub Good = 4:1;\npub Bad = composition((4,6):(2,3), 6:3);");
 
 #[test]
@@ -117,3 +123,18 @@ snapshot!(swizzled_offset_negative_shift, "pub Shifted = Sw<2,0,-2> o 3 o (4,4):
 snapshot!(coordinate_blocked, "/// A14.\npub Blocked = (4,(4,2)):(1@1,(1@0,6@1));");
 snapshot!(f2_fig4c, "/// A16.\npub Xor = (4,(4,3)):(f1,(f5,f16));");
 snapshot!(f2_single_bit_strides, "pub P5 = composition((8,8):(f1,f9), ((4,8),2):((16,1),8));");
+
+#[test]
+fn sub_layout_impls_only_over_earlier_integer_items() {
+    let out = |s: &str| layout_codegen::expand(s.parse().unwrap()).to_string();
+    // A failed parent: the child is skipped silently and both stand-ins exist, still related.
+    let failed = out("pub A = composition((4,6):(2,3), 6:3);\npub T = local_tile(A, [2:1]);");
+    assert!(failed.contains("SubLayout < A > for T"), "{failed}");
+    assert_eq!(failed.matches("compile_error").count(), 1, "{failed}");
+    // Not a whole-expression call over an item: no impl.
+    assert!(!out("pub T = local_tile((8,8):(1,8), [4:1,2:1]);").contains("SubLayout"));
+    assert!(!out("pub A = (8,8):(1,8);\npub T = coalesce(local_tile(A, [4:1,2:1]));").contains("SubLayout"));
+    // A swizzled parent is not a `StaticLayout`: `local_tile` of it is an error, and no impl.
+    let sw = out("pub S = Sw<1,1,1> o (4,4):(4,1);\npub T = local_tile(S, [2:1,2:1]);");
+    assert!(sw.contains("compile_error") && !sw.contains("SubLayout"), "{sw}");
+}

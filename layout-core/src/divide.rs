@@ -52,6 +52,20 @@ pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
     hier_unzip(a, t, &logical_divide)
 }
 
+/// `local_tile(A, T)`: mode 0 of `zipped_divide(A, T)`, the layout of one tile (CuTe's
+/// `local_tile` without the tile coordinate: the tile at coordinate k is this layout at the
+/// offset `local_partition`'s complement gives, mode 1 of the zipped divide at k).
+pub fn local_tile(a: &Layout, t: &Tiler) -> Result<Layout> {
+    zipped_divide(a, t)?.mode(0)
+}
+
+/// `local_partition(A, T)`: mode 1 of `zipped_divide(A, T)`, the elements one position of the
+/// tile owns across all tiles (CuTe's `outer_partition`); the partition of position k is
+/// this layout at the offset mode 0 of the zipped divide gives at k.
+pub fn local_partition(a: &Layout, t: &Tiler) -> Result<Layout> {
+    zipped_divide(a, t)?.mode(1)
+}
+
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
     tiled_unpack(&zipped_divide(a, t)?)

@@ -45,7 +45,9 @@ pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_modes};
 pub use composition::{composition, composition_tiler, composition_traced};
 pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
-pub use divide::{flat_divide, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide};
+pub use divide::{
+    flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
+};
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain};
 pub use f2::F2Layout;
@@ -57,7 +59,7 @@ pub use ordered::{make_layout_like, make_ordered_layout, tile_to_shape, with_sha
 pub use product::{
     blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product, zipped_product,
 };
-pub use slice::{SliceCoord, slice};
+pub use slice::{SliceCoord, slice, slice_fixed};
 pub use stride::{Stride, StridedLayout};
 pub use swizzle::{Swizzle, SwizzledLayout};
 pub use tiler::Tiler;

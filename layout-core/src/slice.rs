@@ -59,19 +59,43 @@ pub fn slice(layout: &Layout, c: &SliceCoord) -> Result<(Layout, i64)> {
     Ok((sub, offset))
 }
 
+/// The layout of the modes `c` fixes (its integer entries; `_` entries are left out), grouped
+/// as [`slice`] groups the free modes: the complement of the slice. Sub-layout k of the
+/// slicing, the slice at the k-th value (colexicographic) of the fixed coordinates, starts at
+/// offset `slice_fixed(L, c)(k)`, and `L = slice(L, c) + slice_fixed(L, c)` on the split
+/// coordinates, so every sub-layout offset is an offset of L. The values of the fixed
+/// entries are not used, only their positions: `slice_fixed((4,8):(1,4), (_,3))` is `8:4`.
+pub fn slice_fixed(layout: &Layout, c: &SliceCoord) -> Result<Layout> {
+    match part(c, layout.shape(), layout.stride(), layout, false)? {
+        Some((s, d)) => Layout::new(s, d),
+        None => Layout::scalar(1, 0),
+    }
+}
+
 fn free_part(
     c: &SliceCoord,
     shape: &IntTuple,
     stride: &IntTuple,
     layout: &Layout,
 ) -> Result<Option<(IntTuple, IntTuple)>> {
+    part(c, shape, stride, layout, true)
+}
+
+/// The free modes of `c` (`free`), or its fixed modes.
+fn part(
+    c: &SliceCoord,
+    shape: &IntTuple,
+    stride: &IntTuple,
+    layout: &Layout,
+    free: bool,
+) -> Result<Option<(IntTuple, IntTuple)>> {
     match (c, shape, stride) {
-        (SliceCoord::Free, s, d) => Ok(Some((s.clone(), d.clone()))),
-        (SliceCoord::Int(_), _, _) => Ok(None),
+        (SliceCoord::Free, s, d) => Ok(free.then(|| (s.clone(), d.clone()))),
+        (SliceCoord::Int(_), s, d) => Ok((!free).then(|| (s.clone(), d.clone()))),
         (SliceCoord::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds)) if cs.len() == ss.len() => {
             let mut parts = Vec::new();
             for ((c, s), d) in cs.iter().zip(ss).zip(ds) {
-                parts.extend(free_part(c, s, d, layout)?);
+                parts.extend(part(c, s, d, layout, free)?);
             }
             Ok(match parts.len() {
                 0 => None,

@@ -130,3 +130,43 @@ fn the_operations_of_the_language_all_evaluate() {
         assert_eq!(evaluate(text).map(|v| v.to_string()).map_err(|e| e.to_string()), Ok(want.to_string()), "{text}");
     }
 }
+
+#[test]
+fn local_tile_and_local_partition_are_the_modes_of_the_zipped_divide() {
+    let show = |t: &str| evaluate(t).unwrap().to_string();
+    assert_eq!(show("zipped_divide((8,8):(1,8), [4:1,2:1])"), "((4,2),(2,4)):((1,8),(4,16))");
+    assert_eq!(show("local_tile((8,8):(1,8), [4:1,2:1])"), "(4,2):(1,8)");
+    assert_eq!(show("local_partition((8,8):(1,8), [4:1,2:1])"), "(2,4):(4,16)");
+    assert_eq!(show("local_tile((8,8), (2,4))"), show("get(zipped_divide((8,8), (2,4)), 0)"));
+    assert_eq!(show("local_partition((8,8), (2,4))"), show("get(zipped_divide((8,8), (2,4)), 1)"));
+    // An inadmissible tiler is blamed as in the divide.
+    let text = "local_tile((6,4):(1,6), [4:1,_])";
+    let e = evaluate(text).unwrap_err();
+    assert!(e.to_string().contains("local") || e.to_string().contains("divide"), "{e}");
+    assert!(evaluate("local_tile(Sw<1,1,1> o (4,4):(4,1), [2:1,2:1])").is_err());
+}
+
+#[test]
+fn slice_fixed_is_the_layout_of_the_fixed_modes() {
+    use layout_core::{SliceCoord, slice, slice_fixed};
+    let l = parse_layout("((3,2),((2,3),2)):((4,1),((2,15),100))").unwrap();
+    let Value::Coord(c) = evaluate("((1,_),((_,0),_))").unwrap() else { panic!() };
+    let (free, _) = slice(&l, &c).unwrap();
+    let fixed = slice_fixed(&l, &c).unwrap();
+    assert_eq!(free.to_string(), "(2,(2,2)):(1,(2,100))");
+    assert_eq!(fixed.to_string(), "(3,3):(4,15)");
+    // Every offset of L is a fixed offset plus a free offset, once each.
+    let mut sums: Vec<i64> = (0..fixed.size())
+        .flat_map(|k| (0..free.size()).map(move |i| (k, i)))
+        .map(|(k, i)| fixed.eval(k).unwrap() + free.eval(i).unwrap())
+        .collect();
+    let mut all = l.table().unwrap();
+    sums.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(sums, all);
+    let col = parse_layout("(4,8):(1,4)").unwrap();
+    let c = SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(3)]);
+    assert_eq!(slice_fixed(&col, &c).unwrap().to_string(), "8:4");
+    assert_eq!(slice_fixed(&col, &SliceCoord::Free).unwrap().to_string(), "1:0");
+    assert_eq!(slice_fixed(&col, &SliceCoord::Int(5)).unwrap().to_string(), "(4,8):(1,4)");
+}

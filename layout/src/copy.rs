@@ -121,3 +121,32 @@ pub const fn same_layout(have: Option<&str>, want: &str) -> bool {
     }
     true
 }
+
+// Tensors were checked when created to cover every offset of their layout around `as_ptr`;
+// the generated copy checks at compile time that the layout is the copy's (`LAYOUT`).
+impl<T: Element, L: crate::StaticLayout> CopySource<T> for &crate::Tensor<'_, T, L> {
+    const LAYOUT: Option<&'static str> = Some(L::NOTATION);
+
+    #[inline]
+    fn source(self, _: isize, _: isize, _: &'static str) -> *const T {
+        self.as_ptr()
+    }
+}
+
+impl<T: Element, L: crate::StaticLayout> CopySource<T> for &crate::TensorMut<'_, T, L> {
+    const LAYOUT: Option<&'static str> = Some(L::NOTATION);
+
+    #[inline]
+    fn source(self, _: isize, _: isize, _: &'static str) -> *const T {
+        self.as_ptr()
+    }
+}
+
+impl<T: Element, L: crate::StaticLayout> CopyDest<T> for &mut crate::TensorMut<'_, T, L> {
+    const LAYOUT: Option<&'static str> = Some(L::NOTATION);
+
+    #[inline]
+    fn dest(self, _: isize, _: isize, _: &'static str) -> *mut T {
+        self.as_mut_ptr()
+    }
+}

@@ -3,7 +3,8 @@
 //! records of `tests/data/pycute-vectors.jsonl` (the first ones of each operation that
 //! layout-core accepts) and the worked examples of ALGEBRA.md with integer strides. For each,
 //! `offset(i)` must equal layout-core's evaluation for every index of the domain, and
-//! `coord`, `offset_of`, the traversal, the constants and `to_layout` must agree too.
+//! `coord`, `offset_of`, the traversal, the constants (`MIN_OFFSET` and `MAX_OFFSET` the
+//! exact extremes of the table) and `to_layout` must agree too.
 //!
 //! Beyond integer strides: the swizzled, coordinate and F2 cases of ALGEBRA.md (A14-A17, P5,
 //! P6, E9, E10, F9, F10, G6, G7), the CUTLASS shared-memory swizzles and the first swizzled
@@ -63,6 +64,12 @@ impl Check for Agreement {
         assert_eq!(L::SIZE as i64, core.size(), "{expr}");
         assert_eq!(L::COSIZE as i64, core.cosize().unwrap(), "{expr}");
         assert_eq!((L::RANK, L::DEPTH), (core.rank(), core.depth()), "{expr}");
+        let table = core.table().unwrap();
+        let (min, max) = (table.iter().min().copied().unwrap(), table.iter().max().copied().unwrap());
+        // The contract of `StaticLayout` that tensors rely on: the exact smallest and largest
+        // offsets of the domain.
+        assert_eq!((L::MIN_OFFSET as i64, L::MAX_OFFSET as i64), (min, max), "{expr}: MIN_OFFSET, MAX_OFFSET");
+        assert_eq!(L::COSIZE as isize, L::MAX_OFFSET + 1, "{expr}");
         let mut visited = Vec::with_capacity(L::SIZE);
         L::for_each_offset(|o| visited.push(o.to_i64()));
         assert_eq!(visited.len(), L::SIZE, "{expr}: traversal length");

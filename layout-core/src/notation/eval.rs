@@ -310,6 +310,12 @@ pub static FUNCTIONS: &[Function] = &[
     f!("zipped_divide", "zipped_divide(A, tiler)", 2, 2, |a| ext::divide(a, zipped_divide)),
     f!("tiled_divide", "tiled_divide(A, tiler)", 2, 2, |a| ext::divide(a, tiled_divide)),
     f!("flat_divide", "flat_divide(A, tiler)", 2, 2, |a| ext::divide(a, flat_divide)),
+    f!("local_tile", "local_tile(A, tiler)", 2, 2, |a| {
+        a.lift(local_tile(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
+    }),
+    f!("local_partition", "local_partition(A, tiler)", 2, 2, |a| {
+        a.lift(local_partition(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
+    }),
     f!("logical_product", "logical_product(A, tiler)", 2, 2, |a| ext::product(a, logical_product_tiler)),
     f!("zipped_product", "zipped_product(A, tiler)", 2, 2, |a| ext::product(a, zipped_product)),
     f!("tiled_product", "tiled_product(A, tiler)", 2, 2, |a| ext::product(a, tiled_product)),

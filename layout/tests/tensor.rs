@@ -1,0 +1,327 @@
+//! Tensors: creation checks, access by index and coordinate, iteration order, and the
+//! sub-tensors of `local_tile`, `local_partition` and `slice` items against the parent and
+//! against layout-core's algebra evaluated at run time.
+
+use std::collections::HashSet;
+
+use layout::{
+    IntTuple, Layout, Offset, SliceCoord, StaticLayout, SubLayout, Tensor, TensorError, TensorMut, Tiler, idx2crd,
+    layout, parse_layout, parse_tiler, slice, slice_fixed, zipped_divide,
+};
+
+layout! {
+    pub ColMajor = (4,8):(1,4);
+    pub RowMajor = (4,8):(8,1);
+    pub Reversed = (4,2):(-1,4);
+    pub Nested = ((2,4),3):((1,6),2);
+    pub Broadcast = (4,3):(1,0);
+
+    pub A = (8,8):(1,8);
+    pub ATile = local_tile(A, [4:1, 2:1]);
+    pub APart = local_partition(A, [4:1, 2:1]);
+    pub ACol = slice(A, (_, 0));
+    pub ARow = slice(A, (5, _));                     // the fixed value is ignored
+
+    pub B = (6,8):(8,1);
+    pub BTile = local_tile(B, (3,4));
+    pub BPart = local_partition(B, (2,2));
+
+    pub H = ((3,2),((2,3),2)):((4,1),((2,15),100));
+    pub HSlice = slice(H, ((1,_),((_,0),_)));
+    pub HWhole = slice(H, (2,_));                     // mode 0 fixed as a whole
+
+    pub R = (4,6):(-1,-4);
+    pub RTile = local_tile(R, (2,3));
+    pub RPart = local_partition(R, [2:1, 3:2]);
+    pub RCol = slice(R, (_, 0));
+
+    pub V = 32:1;
+    pub Vt = 4:2;
+    pub VTile = local_tile(V, Vt);                    // a tiler named by an earlier item
+    pub VPart = local_partition(V, 8:1);
+}
+
+fn positions(n: usize) -> Vec<i64> {
+    (0..n as i64).collect()
+}
+
+#[test]
+fn creation_checks_the_slice_once() {
+    let data = positions(32);
+    let e = Tensor::new(&data[..20], ColMajor).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the slice has 20 elements but the layout `(4,8):(1,4)` addresses offsets 0..=31 (needs 32)"
+    );
+    assert_eq!(e, TensorError::TooShort { len: 20, layout: "(4,8):(1,4)", min: 0, max: 31, base: 0, needed: 32 });
+    // Exactly long enough, and one short.
+    assert!(Tensor::new(&data[..32], ColMajor).is_ok());
+    assert!(matches!(Tensor::new(&data[..31], RowMajor), Err(TensorError::TooShort { needed: 32, .. })));
+    let mut owned = positions(32);
+    assert!(TensorMut::new(&mut owned[..31], ColMajor).is_err());
+    assert!(TensorMut::new(&mut owned, ColMajor).is_ok());
+}
+
+#[test]
+fn negative_strides_put_the_smallest_offset_at_the_base() {
+    assert_eq!((<Reversed as StaticLayout>::MIN_OFFSET, <Reversed as StaticLayout>::MAX_OFFSET), (-3, 4));
+    assert_eq!((<R as StaticLayout>::MIN_OFFSET, <R as StaticLayout>::MAX_OFFSET), (-23, 0));
+    let data = positions(8);
+    let t = Tensor::new(&data, Reversed).unwrap();
+    assert_eq!(t.base(), 3);
+    let e = Tensor::new(&data[..7], Reversed).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the slice has 7 elements but the layout `(4,2):(-1,4)` addresses offsets -3..=4, at base 3 the positions \
+         0..=7 (needs 8)"
+    );
+    // An explicit base: at least 3, and the slice must reach base + 4.
+    let e = Tensor::with_base(&data, Reversed, 2).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the layout `(4,2):(-1,4)` addresses offsets -3..=4, so the base must be at least 3, but it is 2"
+    );
+    assert!(matches!(e, TensorError::BaseTooSmall { min: -3, base: 2, .. }));
+    let long = positions(10);
+    assert!(Tensor::with_base(&long, Reversed, 5).is_ok());
+    assert!(matches!(Tensor::with_base(&long, Reversed, 6), Err(TensorError::TooShort { needed: 11, .. })));
+    // A base so large that base + MAX_OFFSET + 1 overflows is an error, not a panic.
+    assert!(matches!(
+        Tensor::with_base(&long, ColMajor, usize::MAX),
+        Err(TensorError::TooShort { needed: usize::MAX, .. })
+    ));
+}
+
+/// `t[i]`, `t.get(i)`, `t.at(coord(i))` and `iter()` against `data[base + L::offset(i)]`.
+fn check_access<L: StaticLayout>(extra: usize) {
+    let base = L::MIN_OFFSET.unsigned_abs() + extra;
+    let data = positions(base + L::COSIZE + 3);
+    let t = Tensor::with_base(&data, L::default(), base).unwrap();
+    let expected: Vec<i64> = (0..L::SIZE).map(|i| data[(base as isize + L::offset(i).to_isize()) as usize]).collect();
+    for (i, &e) in expected.iter().enumerate() {
+        assert_eq!(t[i], e, "{} at {i}", L::NOTATION);
+        assert_eq!(t.get(i), Some(&e));
+        assert_eq!(*t.at(L::coord(i)), e);
+    }
+    assert_eq!(t.get(L::SIZE), None);
+    assert_eq!(t.len(), L::SIZE);
+    // Index order, whole (the loop nest), piecewise (`next`), from the back.
+    assert_eq!(t.iter().copied().collect::<Vec<_>>(), expected);
+    let mut by_next = Vec::new();
+    for &x in t.iter() {
+        by_next.push(x); // a `for` loop calls `next`
+    }
+    assert_eq!(by_next, expected);
+    assert_eq!(t.iter().rev().copied().collect::<Vec<_>>(), expected.iter().rev().copied().collect::<Vec<_>>());
+    assert_eq!(t.iter().skip(1).sum::<i64>(), expected[1..].iter().sum::<i64>());
+    assert_eq!(t.iter().len(), L::SIZE);
+    // The mutable view agrees, and writes land at the same positions.
+    let mut owned = data.clone();
+    let mut m = TensorMut::with_base(&mut owned, L::default(), base).unwrap();
+    assert_eq!(m.iter().copied().collect::<Vec<_>>(), expected);
+    for i in 0..L::SIZE {
+        m[i] += 1000;
+    }
+    *m.at_mut(L::coord(0)) += 1;
+    m.for_each_mut(|x| *x *= 2);
+    let mut want = data.clone();
+    for i in 0..L::SIZE {
+        want[(base as isize + L::offset(i).to_isize()) as usize] += 1000;
+    }
+    want[base] += 1;
+    for i in 0..L::SIZE {
+        want[(base as isize + L::offset(i).to_isize()) as usize] *= 2;
+    }
+    assert_eq!(owned, want);
+}
+
+#[test]
+fn access_by_index_and_coordinate_reads_base_plus_offset() {
+    check_access::<ColMajor>(0);
+    check_access::<RowMajor>(2);
+    check_access::<Reversed>(0);
+    check_access::<Reversed>(5);
+    check_access::<Nested>(1);
+    check_access::<Broadcast>(0);
+    check_access::<R>(0);
+    check_access::<H>(3);
+}
+
+#[test]
+#[should_panic(expected = "index out of bounds: the len is 32 but the index is 32")]
+fn indexing_past_the_size_panics() {
+    let data = positions(32);
+    let t = Tensor::new(&data, ColMajor).unwrap();
+    let _ = t[32];
+}
+
+#[test]
+fn coordinates_are_checked_by_their_offset() {
+    let data = positions(40);
+    let t = Tensor::new(&data, ColMajor).unwrap();
+    // (4,0) is past the extent of mode 0, but its offset 4 is inside 0..=31: coordinate (0,1).
+    assert_eq!(*t.at((4, 0)), 4);
+    assert_eq!(t.get_at((0, 8)), None);
+    let r = std::panic::catch_unwind(|| *t.at((0, 8)));
+    assert!(r.is_err());
+}
+
+#[test]
+fn as_ptr_is_the_element_at_offset_zero() {
+    let data = positions(8);
+    let t = Tensor::new(&data, Reversed).unwrap();
+    assert_eq!(t.as_ptr(), &data[3] as *const i64);
+    assert_eq!(t.as_slice().len(), 8);
+    assert_eq!(t.layout(), Reversed);
+    let s = format!("{t:?}");
+    assert!(s.starts_with("Tensor { layout: (4,2):(-1,4), base: 3, elements: [3, 2, 1, 0, 7, 6, 5, 4]"), "{s}");
+}
+
+/// Every sub-tensor of `S` of a tensor of layout `P` (at a base past the smallest one) equals
+/// the parent's slice at `base + S::base(k) + S::offset(i)`, lies among the parent's
+/// positions, and equals `expected(k, i)`: the parent offset layout-core computes at run time.
+fn check_sub<P: StaticLayout, S: SubLayout<P>>(expected: &dyn Fn(usize, usize) -> i64) {
+    let extra = 2;
+    let base = P::MIN_OFFSET.unsigned_abs() + extra;
+    let data = positions(base + P::MAX_OFFSET as usize + 1 + 3);
+    let t = Tensor::with_base(&data, P::default(), base).unwrap();
+    let parent: HashSet<i64> = t.iter().copied().collect();
+    for k in 0..S::COUNT {
+        let sub = t.tile::<S>(k);
+        assert_eq!(sub.base() as isize, base as isize + S::base(k));
+        for i in 0..S::SIZE {
+            let at = base as isize + S::base(k) + S::offset(i).to_isize();
+            assert_eq!(sub[i], data[at as usize], "{} of {}: sub-tensor {k} at {i}", S::NOTATION, P::NOTATION);
+            assert!(parent.contains(&sub[i]));
+            assert_eq!(sub[i] - base as i64, expected(k, i), "{} of {}: {k}, {i}", S::NOTATION, P::NOTATION);
+        }
+        assert_eq!(sub.iter().count(), S::SIZE);
+        // The contract of `SubLayout`, numerically.
+        assert!(P::MIN_OFFSET <= S::base(k) + S::MIN_OFFSET);
+        assert!(S::base(k) + S::MAX_OFFSET <= P::MAX_OFFSET);
+    }
+    assert!(t.try_tile::<S>(S::COUNT).is_none());
+    // The mutable sub-tensors write where the shared ones read.
+    let mut owned = data.clone();
+    let mut m = TensorMut::with_base(&mut owned, P::default(), base).unwrap();
+    for k in 0..S::COUNT {
+        let mut sub = m.tile::<S>(k);
+        for i in 0..S::SIZE {
+            sub[i] = -1;
+        }
+    }
+    for (p, (&o, &d)) in owned.iter().zip(&data).enumerate() {
+        let touched = (0..S::COUNT)
+            .any(|k| (0..S::SIZE).any(|i| base as isize + S::base(k) + S::offset(i).to_isize() == p as isize));
+        assert_eq!(o, if touched { -1 } else { d });
+    }
+}
+
+/// Sub-tensor k of `local_tile(P, tiler)` at i is `Z(i, k)` and of `local_partition` is
+/// `Z(k, i)`, with `Z = zipped_divide(P, tiler)` evaluated by layout-core.
+fn check_divides<P: StaticLayout, Tile: SubLayout<P>, Part: SubLayout<P>>(tiler: &str) {
+    let z = zipped_divide(&P::to_layout(), &parse_tiler(tiler).unwrap()).unwrap();
+    let (z0, z1) = (z.mode(0).unwrap(), z.mode(1).unwrap());
+    assert_eq!(Tile::to_layout(), z0);
+    assert_eq!(Part::to_layout(), z1);
+    assert_eq!((Tile::COUNT as i64, Part::COUNT as i64), (z1.size(), z0.size()));
+    let n0 = z0.size() as usize;
+    check_sub::<P, Tile>(&|k, i| z.eval((i + k * n0) as i64).unwrap());
+    check_sub::<P, Part>(&|k, i| z.eval((k + i * n0) as i64).unwrap());
+}
+
+fn check_divide<P: StaticLayout, Tile: SubLayout<P>>(tiler: Tiler, tile: bool) {
+    let z = zipped_divide(&P::to_layout(), &tiler).unwrap();
+    let n0 = z.mode(0).unwrap().size() as usize;
+    if tile {
+        check_sub::<P, Tile>(&|k, i| z.eval((i + k * n0) as i64).unwrap());
+    } else {
+        check_sub::<P, Tile>(&|k, i| z.eval((k + i * n0) as i64).unwrap());
+    }
+}
+
+#[test]
+fn local_tile_and_local_partition_sub_tensors() {
+    check_divides::<A, ATile, APart>("[4:1,2:1]");
+    check_divide::<B, BTile>(parse_tiler("(3,4)").unwrap(), true);
+    check_divide::<B, BPart>(parse_tiler("(2,2)").unwrap(), false);
+    check_divide::<R, RTile>(parse_tiler("(2,3)").unwrap(), true);
+    check_divide::<R, RPart>(parse_tiler("[2:1,3:2]").unwrap(), false);
+    check_divide::<V, VTile>(Tiler::Layout(parse_layout("4:2").unwrap()), true);
+    check_divide::<V, VPart>(Tiler::Layout(parse_layout("8:1").unwrap()), false);
+    assert_eq!((<VTile as SubLayout<V>>::COUNT, <VPart as SubLayout<V>>::COUNT), (8, 8));
+}
+
+/// `c` with its fixed (integer) entries replaced, in order, by the parts of the k-th
+/// coordinate of the fixed modes.
+fn fix(c: &SliceCoord, parts: &mut std::vec::IntoIter<IntTuple>) -> SliceCoord {
+    match c {
+        SliceCoord::Free => SliceCoord::Free,
+        SliceCoord::Int(_) => SliceCoord::from(&parts.next().unwrap()),
+        SliceCoord::Tuple(t) => SliceCoord::Tuple(t.iter().map(|c| fix(c, parts)).collect()),
+    }
+}
+
+fn count_fixed(c: &SliceCoord) -> usize {
+    match c {
+        SliceCoord::Free => 0,
+        SliceCoord::Int(_) => 1,
+        SliceCoord::Tuple(t) => t.iter().map(count_fixed).sum(),
+    }
+}
+
+/// Sub-tensor k of `slice(P, c)` is layout-core's `slice(P, c_k)` with `c_k` the k-th value
+/// (colexicographic) of the fixed modes: the same sub-layout, at the slice's offset.
+fn check_slice<P: StaticLayout, S: SubLayout<P>>(coord: &str) {
+    let p = P::to_layout();
+    let c = match layout::evaluate(coord).unwrap() {
+        layout::Value::Coord(c) => c,
+        layout::Value::Tuple(t) => SliceCoord::from(&t),
+        v => panic!("{v:?}"),
+    };
+    let fixed: Layout = slice_fixed(&p, &c).unwrap();
+    assert_eq!(S::COUNT as i64, fixed.size());
+    let sliced = |k: usize| {
+        let crd = idx2crd(k as i64, fixed.shape()).unwrap();
+        let parts = if count_fixed(&c) == 1 { vec![crd] } else { crd.modes() };
+        slice(&p, &fix(&c, &mut parts.into_iter())).unwrap()
+    };
+    for k in 0..S::COUNT {
+        let (sub, offset) = sliced(k);
+        assert_eq!(sub, S::to_layout());
+        assert_eq!(offset, S::base(k) as i64, "{coord} at {k}");
+    }
+    check_sub::<P, S>(&|k, i| {
+        let (sub, offset) = sliced(k);
+        offset + sub.eval(i as i64).unwrap()
+    });
+}
+
+#[test]
+fn slice_sub_tensors() {
+    check_slice::<A, ACol>("(_,0)");
+    check_slice::<A, ARow>("(5,_)");
+    check_slice::<H, HSlice>("((1,_),((_,0),_))");
+    check_slice::<H, HWhole>("(2,_)");
+    check_slice::<R, RCol>("(_,0)");
+    // For `slice(A, (_, 0))` with A = (M,N), k is the column.
+    let data = positions(64);
+    let a = Tensor::new(&data, A).unwrap();
+    for k in 0..8 {
+        assert_eq!(
+            a.tile::<ACol>(k).iter().copied().collect::<Vec<_>>(),
+            (8 * k as i64..8 * k as i64 + 8).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            a.tile::<ARow>(k).iter().copied().collect::<Vec<_>>(),
+            (0..8).map(|j| k as i64 + 8 * j).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "sub-tensor 8 out of range: `(8,8):(1,8)` has 8 sub-tensors of layout `(4,2):(1,8)`")]
+fn a_sub_tensor_past_the_count_panics() {
+    let data = positions(64);
+    let _ = Tensor::new(&data, A).unwrap().tile::<ATile>(8);
+}
