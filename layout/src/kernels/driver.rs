@@ -14,47 +14,98 @@ impl Word for u16 {}
 impl Word for u32 {}
 impl Word for u64 {}
 
-/// A register-tile transpose of `T × T` words: `d[j·dld + i] = s[j + i·sld]`, `i, j < T`.
+/// A register-tile transpose of `R × C` words: `d[j·dld + i] = s[j + i·sld]`, `j < R`,
+/// `i < C`, run over the tiles of a region inside cache blocks.
 pub(super) trait Tile<W: Word> {
-    /// The tile's side.
-    const T: usize;
-    /// Whether [`Tile::tile_nt`] streams (non-temporal stores); then each row of the
-    /// destination tile must be aligned to `NT_ALIGN` bytes.
+    /// The tile's rows (the source's contiguous direction).
+    const R: usize;
+    /// The tile's columns (the destination's contiguous direction); `C·size_of::<W>()` is a
+    /// multiple of `NT_ALIGN`.
+    const C: usize;
+    /// Whether `tiles(.., nt: true)` streams (non-temporal stores); then each destination row
+    /// of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
 
-    /// # Safety
-    /// The tile's `T·T` source words are readable and destination words writable.
-    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize);
-
-    /// As [`Tile::tile`], with non-temporal stores when `NT_ALIGN > 0`.
+    /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`),
+    /// streaming the stores when `nt` and `NT_ALIGN > 0`.
     ///
     /// # Safety
-    /// As [`Tile::tile`], and every destination row `d + j·dld` aligned to `NT_ALIGN`.
-    #[inline(always)]
-    unsafe fn tile_nt(s: *const W, d: *mut W, sld: isize, dld: isize) {
-        // SAFETY: forwarded from the caller.
-        unsafe { Self::tile(s, d, sld, dld) }
-    }
+    /// The region's source points are readable and destination points writable, not
+    /// overlapping; when streaming, `d + r·dld + c0` is `NT_ALIGN`-aligned for every row `r`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tiles(
+        src: *const W,
+        dst: *mut W,
+        sld: isize,
+        dld: isize,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        nt: bool,
+    );
 
     /// Orders the streaming stores before later stores (`sfence`); nothing without them.
     #[inline(always)]
     fn fence() {}
 }
 
+/// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in cache
+/// blocks of about 16 KiB of destination (`w`-byte words).
+#[inline(always)]
+pub(super) fn blocked(
+    w: usize,
+    (tr, tc): (usize, usize),
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    mut tile: impl FnMut(isize, isize),
+) {
+    let side = ((16384 / w) as f64).sqrt() as usize;
+    let (br, bc) = ((side / tr).max(1) * tr, (side / tc).max(1) * tc);
+    let mut rb = r0;
+    while rb < r1 {
+        let re = (rb + br).min(r1);
+        let mut cb = c0;
+        while cb < c1 {
+            let ce = (cb + bc).min(c1);
+            let mut r = rb;
+            while r < re {
+                let mut c = cb;
+                while c < ce {
+                    tile(r as isize, c as isize);
+                    c += tc;
+                }
+                r += tr;
+            }
+            cb = ce;
+        }
+        rb = re;
+    }
+}
+
 /// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
 pub(super) struct ScalarTile;
 
 impl<W: Word> Tile<W> for ScalarTile {
-    const T: usize = 8;
+    const R: usize = 8;
+    const C: usize = 8;
 
     #[inline(always)]
-    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize) {
-        for j in 0..8isize {
-            for i in 0..8isize {
-                // SAFETY: `i, j < T`: inside the tile the caller vouches for.
-                unsafe { *d.offset(j * dld + i) = *s.offset(j + i * sld) };
+    unsafe fn tiles(
+        src: *const W,
+        dst: *mut W,
+        sld: isize,
+        dld: isize,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        _nt: bool,
+    ) {
+        blocked(size_of::<W>(), (8, 8), rows, cols, |r, c| {
+            for j in r..r + 8 {
+                for i in c..c + 8 {
+                    // SAFETY: `(j, i)` is inside the region the caller vouches for.
+                    unsafe { *dst.offset(j * dld + i) = *src.offset(j + i * sld) };
+                }
             }
-        }
+        });
     }
 }
 
@@ -218,7 +269,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     dld: isize,
     nt: bool,
 ) {
-    let t = K::T;
+    let (tr, tc) = (K::R, K::C);
     let w = size_of::<W>();
     // Streaming needs every tile row aligned: the row pitch a multiple of the alignment, and
     // the first tile column `c0` where the first row is aligned.
@@ -232,42 +283,16 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
             c0 = (K::NT_ALIGN - mis) / w;
         }
     }
-    if rows < t || cols < c0 + t {
+    if rows < tr || cols < c0 + tc {
         // SAFETY: the whole rectangle, the caller's bound.
         unsafe { scalar_rect(src, dst, (0, rows), (0, cols), sld, dld) };
         return;
     }
-    let rows_main = rows - rows % t;
-    let cols_main = c0 + (cols - c0) / t * t;
-    // A block of about 16 KiB of destination.
-    let side = ((16384 / w) as f64).sqrt() as usize;
-    let b = (side / t).max(1) * t;
-    let mut rb = 0;
-    while rb < rows_main {
-        let re = (rb + b).min(rows_main);
-        let mut cb = c0;
-        while cb < cols_main {
-            let ce = (cb + b).min(cols_main);
-            let mut r = rb;
-            while r < re {
-                let mut c = cb;
-                while c < ce {
-                    let (ri, ci) = (r as isize, c as isize);
-                    // SAFETY: the tile `r..r+T × c..c+T` is inside the rectangle; when
-                    // streaming, `d + ci` is aligned (c0 and T·w are multiples) and so is each
-                    // row (dld·w is).
-                    unsafe {
-                        let (s, d) = (src.offset(ri + ci * sld), dst.offset(ri * dld + ci));
-                        if nt { K::tile_nt(s, d, sld, dld) } else { K::tile(s, d, sld, dld) }
-                    }
-                    c += t;
-                }
-                r += t;
-            }
-            cb = ce;
-        }
-        rb = re;
-    }
+    let rows_main = rows - rows % tr;
+    let cols_main = c0 + (cols - c0) / tc * tc;
+    // SAFETY: the main region is inside the rectangle; when streaming, `dst + c0` is aligned and
+    // so is every row (`dld·w` is a multiple of the alignment).
+    unsafe { K::tiles(src, dst, sld, dld, (0, rows_main), (c0, cols_main), nt) };
     // SAFETY: the edges are parts of the rectangle.
     unsafe {
         scalar_rect(src, dst, (0, rows_main), (0, c0), sld, dld);
