@@ -66,14 +66,16 @@ pub(super) fn blocked(
         let mut cb = c0;
         while cb < c1 {
             let ce = (cb + bc).min(c1);
-            let mut r = rb;
-            while r < re {
-                let mut c = cb;
-                while c < ce {
+            // Down the rows first: each source column is then read front to back (measured
+            // faster than along the destination rows once the matrices leave L2).
+            let mut c = cb;
+            while c < ce {
+                let mut r = rb;
+                while r < re {
                     tile(r as isize, c as isize);
-                    c += tc;
+                    r += tr;
                 }
-                r += tr;
+                c += tc;
             }
             cb = ce;
         }
@@ -109,6 +111,34 @@ impl<W: Word> Tile<W> for ScalarTile {
     }
 }
 
+/// Streaming (non-temporal) stores of whole 64-byte lines, if the level has them.
+pub(super) trait Stream {
+    /// Whether [`Stream::lines`] streams.
+    const ENABLED: bool = false;
+
+    /// Copies `n` bytes (a multiple of 64) from `s` to a 64-byte aligned `d` with
+    /// non-temporal stores.
+    ///
+    /// # Safety
+    /// `n` bytes readable at `s` and writable at `d`, not overlapping; `d` 64-byte aligned.
+    #[inline(always)]
+    unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { copy_nonoverlapping(s, d, n) }
+    }
+
+    /// Orders the streaming stores before later stores (`sfence`).
+    #[inline(always)]
+    fn fence() {}
+}
+
+/// The portable level: no streaming stores.
+pub(super) struct NoStream;
+impl Stream for NoStream {}
+
+/// Contiguous runs at least this long (bytes) stream when the whole destination is large.
+const STREAM_MIN_RUN: usize = 256;
+
 /// Destinations larger than this (bytes) are written with non-temporal stores when the tile
 /// has them: they would not stay in the 2 MiB L2 anyway.
 pub(super) const NT_THRESHOLD: usize = 4 << 20;
@@ -119,11 +149,21 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 /// The program's contract ([`super::run`]): every offset of the nest is inside the two
 /// allocations, which do not overlap.
 #[inline(always)]
-pub(super) unsafe fn drive<W: Word, K: Tile<W>>(src: *const W, dst: *mut W, plan: &Plan) {
+pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {
             let bytes = len * size_of::<W>();
+            let points: usize = loops.iter().map(|l| l.extent).product();
+            if S::ENABLED && bytes >= STREAM_MIN_RUN && bytes.saturating_mul(points) > NT_THRESHOLD {
+                for_each(loops, sb, db, |s, d| {
+                    // SAFETY: the run `[s, s + len)` of the nest is inside both allocations
+                    // (the program's contract), which do not overlap.
+                    unsafe { stream_run::<S>(src.offset(s).cast(), dst.offset(d).cast(), bytes) }
+                });
+                S::fence();
+                return;
+            }
             macro_rules! fixed {
                 ($n:literal) => {
                     for_each(loops, sb, db, |s, d| {
@@ -182,6 +222,24 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>>(src: *const W, dst: *mut W, plan
                 K::fence();
             }
         }
+    }
+}
+
+/// Copies `n ≥ 64` bytes: an unaligned head up to the destination's next 64-byte line,
+/// streamed whole lines, an unaligned tail.
+///
+/// # Safety
+/// `n` bytes readable at `s`, writable at `d`, not overlapping.
+#[inline(always)]
+unsafe fn stream_run<S: Stream>(s: *const u8, d: *mut u8, n: usize) {
+    let head = (d.align_offset(64)).min(n);
+    let lines = (n - head) / 64 * 64;
+    // SAFETY: head, lines and tail partition `[0, n)`; `d + head` is 64-byte aligned (or
+    // `lines` is 0); the pieces are at most `SHORT` bytes except the streamed lines.
+    unsafe {
+        copy_short(s, d, head);
+        S::lines(s.add(head), d.add(head), lines);
+        copy_short(s.add(head + lines), d.add(head + lines), n - head - lines);
     }
 }
 

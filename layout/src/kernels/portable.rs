@@ -2,7 +2,7 @@
 //! features (the only level on other architectures).
 
 use super::Program;
-use super::driver::{ScalarTile, Word, drive};
+use super::driver::{NoStream, ScalarTile, Word, drive};
 use super::nest::Plan;
 
 /// # Safety
@@ -11,7 +11,7 @@ use super::nest::Plan;
 unsafe fn portable<W: Word>(src: *const W, dst: *mut W, p: &Program<'_>) {
     if let Some(plan) = Plan::new(p) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive::<W, ScalarTile>(src, dst, &plan) }
+        unsafe { drive::<W, ScalarTile, NoStream>(src, dst, &plan) }
     }
 }
 

@@ -2,7 +2,7 @@
 //! into which the generic drivers inline.
 
 use super::Program;
-use super::driver::{ScalarTile, Tile, blocked, drive};
+use super::driver::{ScalarTile, Stream, Tile, blocked, drive};
 use super::nest::Plan;
 use core::arch::x86_64::*;
 
@@ -353,8 +353,89 @@ tile_impl!(Avx512W8, u64, f64, 8 x 8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,f
 tile_impl!(Avx2W4, u32, f32, 8 x 16, "avx2,fma", tiles_avx2_w4, tile8x16_f32_avx2, _mm256_storeu_ps, _mm256_stream_ps);
 tile_impl!(Avx2W8, u64, f64, 4 x 8, "avx2,fma", tiles_avx2_w8, tile4x8_f64_avx2, _mm256_storeu_pd, _mm256_stream_pd);
 
+/// AVX-512 streaming stores: one 64-byte store per line.
+pub(super) struct Avx512Stream;
+/// AVX2 streaming stores: two 32-byte stores per line.
+pub(super) struct Avx2Stream;
+
+impl Stream for Avx512Stream {
+    const ENABLED: bool = true;
+
+    #[inline(always)]
+    unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
+        // SAFETY: the caller's bounds; used only by the AVX-512 entries.
+        unsafe { lines_avx512(s, d, n) }
+    }
+
+    #[inline(always)]
+    fn fence() {
+        // SAFETY: `sfence` is SSE, part of x86_64's baseline.
+        unsafe { _mm_sfence() }
+    }
+}
+
+impl Stream for Avx2Stream {
+    const ENABLED: bool = true;
+
+    #[inline(always)]
+    unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
+        // SAFETY: the caller's bounds; used only by the AVX2 and AVX-512 entries.
+        unsafe { lines_avx2(s, d, n) }
+    }
+
+    #[inline(always)]
+    fn fence() {
+        // SAFETY: `sfence` is SSE, part of x86_64's baseline.
+        unsafe { _mm_sfence() }
+    }
+}
+
+/// # Safety
+/// As `Stream::lines`; the CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn lines_avx512(s: *const u8, d: *mut u8, n: usize) {
+    let mut i = 0;
+    // SAFETY: `i + 256 ≤ n` (then `i + 64 ≤ n`): inside the caller's bytes; `d + i` stays
+    // 64-byte aligned (`d` is, `i` steps by 64).
+    unsafe {
+        while i + 256 <= n {
+            let a = _mm512_loadu_si512(s.add(i).cast());
+            let b = _mm512_loadu_si512(s.add(i + 64).cast());
+            let c = _mm512_loadu_si512(s.add(i + 128).cast());
+            let e = _mm512_loadu_si512(s.add(i + 192).cast());
+            _mm512_stream_si512(d.add(i).cast(), a);
+            _mm512_stream_si512(d.add(i + 64).cast(), b);
+            _mm512_stream_si512(d.add(i + 128).cast(), c);
+            _mm512_stream_si512(d.add(i + 192).cast(), e);
+            i += 256;
+        }
+        while i + 64 <= n {
+            _mm512_stream_si512(d.add(i).cast(), _mm512_loadu_si512(s.add(i).cast()));
+            i += 64;
+        }
+    }
+}
+
+/// # Safety
+/// As `Stream::lines`; the CPU has AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn lines_avx2(s: *const u8, d: *mut u8, n: usize) {
+    let mut i = 0;
+    // SAFETY: `i + 64 ≤ n`: inside the caller's bytes; `d + i` and `d + i + 32` are 32-byte
+    // aligned (`d` is 64-byte aligned, `i` steps by 64).
+    unsafe {
+        while i + 64 <= n {
+            let a = _mm256_loadu_si256(s.add(i).cast());
+            let b = _mm256_loadu_si256(s.add(i + 32).cast());
+            _mm256_stream_si256(d.add(i).cast(), a);
+            _mm256_stream_si256(d.add(i + 32).cast(), b);
+            i += 64;
+        }
+    }
+}
+
 macro_rules! entry {
-    ($(#[$doc:meta])* $name:ident, $feat:literal, $w:ty, $k:ty) => {
+    ($(#[$doc:meta])* $name:ident, $feat:literal, $w:ty, $k:ty, $s:ty) => {
         $(#[$doc])*
         /// # Safety
         /// The CPU has the features; the program's contract ([`super::run`]) holds.
@@ -362,17 +443,17 @@ macro_rules! entry {
         pub(super) unsafe fn $name(src: *const $w, dst: *mut $w, p: &Program<'_>) {
             if let Some(plan) = Plan::new(p) {
                 // SAFETY: forwarded from the caller.
-                unsafe { drive::<$w, $k>(src, dst, &plan) }
+                unsafe { drive::<$w, $k, $s>(src, dst, &plan) }
             }
         }
     };
 }
 
-entry!(avx2_w1, "avx2,fma", u8, ScalarTile);
-entry!(avx2_w2, "avx2,fma", u16, ScalarTile);
-entry!(avx2_w4, "avx2,fma", u32, Avx2W4);
-entry!(avx2_w8, "avx2,fma", u64, Avx2W8);
-entry!(avx512_w1, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u8, ScalarTile);
-entry!(avx512_w2, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u16, ScalarTile);
-entry!(avx512_w4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u32, Avx512W4);
-entry!(avx512_w8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u64, Avx512W8);
+entry!(avx2_w1, "avx2,fma", u8, ScalarTile, Avx2Stream);
+entry!(avx2_w2, "avx2,fma", u16, ScalarTile, Avx2Stream);
+entry!(avx2_w4, "avx2,fma", u32, Avx2W4, Avx2Stream);
+entry!(avx2_w8, "avx2,fma", u64, Avx2W8, Avx2Stream);
+entry!(avx512_w1, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u8, ScalarTile, Avx512Stream);
+entry!(avx512_w2, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u16, ScalarTile, Avx512Stream);
+entry!(avx512_w4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u32, Avx512W4, Avx512Stream);
+entry!(avx512_w8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u64, Avx512W8, Avx512Stream);
