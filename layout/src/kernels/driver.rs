@@ -149,7 +149,7 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 /// The program's contract ([`super::run`]): every offset of the nest is inside the two
 /// allocations, which do not overlap.
 #[inline(always)]
-pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan) {
+pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {

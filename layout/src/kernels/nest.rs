@@ -7,36 +7,40 @@ use core::mem::MaybeUninit;
 /// More non-trivial loops than this would mean at least 2^64 nest points: no real program.
 pub(super) const MAX_LOOPS: usize = 64;
 
-/// A program with extent-1 loops dropped, continuations merged, and the loops in a fixed
-/// array (innermost first).
-pub(super) struct Plan {
+/// Room for a plan's loops, on the caller's stack (left uninitialized: no 1.5 KiB memset, and
+/// the plan borrows it rather than moving it).
+pub(super) type LoopBuf = [MaybeUninit<Loop>; MAX_LOOPS];
+
+/// An empty [`LoopBuf`].
+#[inline(always)]
+pub(super) fn loop_buf() -> LoopBuf {
+    [const { MaybeUninit::<Loop>::uninit() }; MAX_LOOPS]
+}
+
+/// A program with extent-1 loops dropped and continuations merged (innermost first).
+pub(super) struct Plan<'b> {
     pub body: Body,
-    /// The first `n` are initialized (left uninitialized otherwise: no 1.5 KiB memset per call).
-    loops: [MaybeUninit<Loop>; MAX_LOOPS],
-    n: usize,
+    loops: &'b [Loop],
     pub src_base: isize,
     pub dst_base: isize,
 }
 
-impl Plan {
+impl<'b> Plan<'b> {
     /// The loops, innermost first.
     #[inline(always)]
-    pub fn loops(&self) -> &[Loop] {
-        // SAFETY: the first `n ≤ MAX_LOOPS` elements are initialized, and `MaybeUninit<Loop>`
-        // has `Loop`'s layout.
-        unsafe { core::slice::from_raw_parts(self.loops.as_ptr().cast::<Loop>(), self.n) }
+    pub fn loops(&self) -> &'b [Loop] {
+        self.loops
     }
 
     /// The plan of `p`, or `None` when it copies nothing.
     #[inline(always)]
-    pub fn new(p: &Program<'_>) -> Option<Plan> {
+    pub fn new(p: &Program<'_>, loops: &'b mut LoopBuf) -> Option<Plan<'b>> {
         let mut body = p.body;
         match body {
             Body::Run { len: 0, .. } => return None,
             Body::Transpose { rows, cols, .. } if rows == 0 || cols == 0 => return None,
             _ => {}
         }
-        let mut loops = [const { MaybeUninit::<Loop>::uninit() }; MAX_LOOPS];
         let mut n = 0;
         for l in p.loops {
             if l.extent == 0 {
@@ -90,7 +94,10 @@ impl Plan {
             loops.copy_within(first..n, 0);
             n -= first;
         }
-        Some(Plan { body, loops, n, src_base: p.src_base, dst_base: p.dst_base })
+        // SAFETY: the first `n ≤ MAX_LOOPS` elements are initialized, and `MaybeUninit<Loop>`
+        // has `Loop`'s layout.
+        let loops = unsafe { core::slice::from_raw_parts(loops.as_ptr().cast::<Loop>(), n) };
+        Some(Plan { body, loops, src_base: p.src_base, dst_base: p.dst_base })
     }
 }
 

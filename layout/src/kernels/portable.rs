@@ -3,13 +3,14 @@
 
 use super::Program;
 use super::driver::{NoStream, ScalarTile, Word, drive};
-use super::nest::Plan;
+use super::nest::{Plan, loop_buf};
 
 /// # Safety
 /// The program's contract ([`super::run`]).
 #[inline(always)]
 unsafe fn portable<W: Word>(src: *const W, dst: *mut W, p: &Program<'_>) {
-    if let Some(plan) = Plan::new(p) {
+    let mut buf = loop_buf();
+    if let Some(plan) = Plan::new(p, &mut buf) {
         // SAFETY: forwarded from the caller.
         unsafe { drive::<W, ScalarTile, NoStream>(src, dst, &plan) }
     }

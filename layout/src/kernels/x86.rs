@@ -3,7 +3,7 @@
 
 use super::Program;
 use super::driver::{ScalarTile, Stream, Tile, blocked, drive};
-use super::nest::Plan;
+use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
 
 /// AVX-512 16×16 tiles of 4-byte words.
@@ -441,7 +441,8 @@ macro_rules! entry {
         /// The CPU has the features; the program's contract ([`super::run`]) holds.
         #[target_feature(enable = $feat)]
         pub(super) unsafe fn $name(src: *const $w, dst: *mut $w, p: &Program<'_>) {
-            if let Some(plan) = Plan::new(p) {
+            let mut buf = loop_buf();
+            if let Some(plan) = Plan::new(p, &mut buf) {
                 // SAFETY: forwarded from the caller.
                 unsafe { drive::<$w, $k, $s>(src, dst, &plan) }
             }
