@@ -19,8 +19,8 @@
 //!   elements, AVX2 8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements), scalar
 //!   edges, streaming stores once the destination exceeds 4 MiB.
 //!
-//! `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` caps the level (read once); [`force_level`](crate::kernels::force_level) lowers
-//! it from code.
+//! `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` caps the level (read once);
+//! [`force_level`](crate::kernels::force_level) lowers it from code.
 
 pub mod dispatch;
 mod driver;
