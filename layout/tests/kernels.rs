@@ -200,6 +200,21 @@ fn contiguous_runs() {
     });
 }
 
+/// Destinations big enough for streaming stores (runs of at least 256 bytes, over 4 MiB in
+/// all), aligned and not.
+#[test]
+fn contiguous_streaming() {
+    at_each_level(|_| {
+        let p = prog(Body::Run { len: 560_000, src: 1, dst: 1 }, &[], 3, 0);
+        for shift in [0, 1, 5] {
+            check_shifted::<u64>(&p, shift);
+        }
+        // 300-byte runs with gaps on both sides.
+        let loops = [Loop { extent: 7300, src: 80, dst: 77 }];
+        check_shifted::<f32>(&prog(Body::Run { len: 75, src: 1, dst: 1 }, &loops, 0, 0), 1);
+    });
+}
+
 #[test]
 fn broadcasts() {
     at_each_level(|_| {

@@ -14,49 +14,130 @@ impl Word for u16 {}
 impl Word for u32 {}
 impl Word for u64 {}
 
-/// A register-tile transpose of `T × T` words: `d[j·dld + i] = s[j + i·sld]`, `i, j < T`.
+/// A register-tile transpose of `R × C` words: `d[j·dld + i] = s[j + i·sld]`, `j < R`,
+/// `i < C`, run over the tiles of a region inside cache blocks.
 pub(super) trait Tile<W: Word> {
-    /// The tile's side.
-    const T: usize;
-    /// Whether [`Tile::tile_nt`] streams (non-temporal stores); then each row of the
-    /// destination tile must be aligned to `NT_ALIGN` bytes.
+    /// The tile's rows (the source's contiguous direction).
+    const R: usize;
+    /// The tile's columns (the destination's contiguous direction); `C·size_of::<W>()` is a
+    /// multiple of `NT_ALIGN`.
+    const C: usize;
+    /// Whether `tiles(.., nt: true)` streams (non-temporal stores); then each destination row
+    /// of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
 
-    /// # Safety
-    /// The tile's `T·T` source words are readable and destination words writable.
-    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize);
-
-    /// As [`Tile::tile`], with non-temporal stores when `NT_ALIGN > 0`.
+    /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`),
+    /// streaming the stores when `nt` and `NT_ALIGN > 0`.
     ///
     /// # Safety
-    /// As [`Tile::tile`], and every destination row `d + j·dld` aligned to `NT_ALIGN`.
-    #[inline(always)]
-    unsafe fn tile_nt(s: *const W, d: *mut W, sld: isize, dld: isize) {
-        // SAFETY: forwarded from the caller.
-        unsafe { Self::tile(s, d, sld, dld) }
-    }
+    /// The region's source points are readable and destination points writable, not
+    /// overlapping; when streaming, `d + r·dld + c0` is `NT_ALIGN`-aligned for every row `r`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tiles(
+        src: *const W,
+        dst: *mut W,
+        sld: isize,
+        dld: isize,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        nt: bool,
+    );
 
     /// Orders the streaming stores before later stores (`sfence`); nothing without them.
     #[inline(always)]
     fn fence() {}
 }
 
+/// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in cache
+/// blocks of about 16 KiB of destination (`w`-byte words).
+#[inline(always)]
+pub(super) fn blocked(
+    w: usize,
+    (tr, tc): (usize, usize),
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+    mut tile: impl FnMut(isize, isize),
+) {
+    let side = ((16384 / w) as f64).sqrt() as usize;
+    let (br, bc) = ((side / tr).max(1) * tr, (side / tc).max(1) * tc);
+    let mut rb = r0;
+    while rb < r1 {
+        let re = (rb + br).min(r1);
+        let mut cb = c0;
+        while cb < c1 {
+            let ce = (cb + bc).min(c1);
+            // Down the rows first: each source column is then read front to back (measured
+            // faster than along the destination rows once the matrices leave L2).
+            let mut c = cb;
+            while c < ce {
+                let mut r = rb;
+                while r < re {
+                    tile(r as isize, c as isize);
+                    r += tr;
+                }
+                c += tc;
+            }
+            cb = ce;
+        }
+        rb = re;
+    }
+}
+
 /// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
 pub(super) struct ScalarTile;
 
 impl<W: Word> Tile<W> for ScalarTile {
-    const T: usize = 8;
+    const R: usize = 8;
+    const C: usize = 8;
 
     #[inline(always)]
-    unsafe fn tile(s: *const W, d: *mut W, sld: isize, dld: isize) {
-        for j in 0..8isize {
-            for i in 0..8isize {
-                // SAFETY: `i, j < T`: inside the tile the caller vouches for.
-                unsafe { *d.offset(j * dld + i) = *s.offset(j + i * sld) };
+    unsafe fn tiles(
+        src: *const W,
+        dst: *mut W,
+        sld: isize,
+        dld: isize,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        _nt: bool,
+    ) {
+        blocked(size_of::<W>(), (8, 8), rows, cols, |r, c| {
+            for j in r..r + 8 {
+                for i in c..c + 8 {
+                    // SAFETY: `(j, i)` is inside the region the caller vouches for.
+                    unsafe { *dst.offset(j * dld + i) = *src.offset(j + i * sld) };
+                }
             }
-        }
+        });
     }
 }
+
+/// Streaming (non-temporal) stores of whole 64-byte lines, if the level has them.
+pub(super) trait Stream {
+    /// Whether [`Stream::lines`] streams.
+    const ENABLED: bool = false;
+
+    /// Copies `n` bytes (a multiple of 64) from `s` to a 64-byte aligned `d` with
+    /// non-temporal stores.
+    ///
+    /// # Safety
+    /// `n` bytes readable at `s` and writable at `d`, not overlapping; `d` 64-byte aligned.
+    #[inline(always)]
+    unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { copy_nonoverlapping(s, d, n) }
+    }
+
+    /// Orders the streaming stores before later stores (`sfence`).
+    #[inline(always)]
+    fn fence() {}
+}
+
+/// The portable level: no streaming stores.
+pub(super) struct NoStream;
+impl Stream for NoStream {}
+
+/// Contiguous runs at least this long (bytes) stream when the whole destination is large.
+const STREAM_MIN_RUN: usize = 256;
 
 /// Destinations larger than this (bytes) are written with non-temporal stores when the tile
 /// has them: they would not stay in the 2 MiB L2 anyway.
@@ -68,11 +149,21 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 /// The program's contract ([`super::run`]): every offset of the nest is inside the two
 /// allocations, which do not overlap.
 #[inline(always)]
-pub(super) unsafe fn drive<W: Word, K: Tile<W>>(src: *const W, dst: *mut W, plan: &Plan) {
+pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {
             let bytes = len * size_of::<W>();
+            let points: usize = loops.iter().map(|l| l.extent).product();
+            if S::ENABLED && bytes >= STREAM_MIN_RUN && bytes.saturating_mul(points) > NT_THRESHOLD {
+                for_each(loops, sb, db, |s, d| {
+                    // SAFETY: the run `[s, s + len)` of the nest is inside both allocations
+                    // (the program's contract), which do not overlap.
+                    unsafe { stream_run::<S>(src.offset(s).cast(), dst.offset(d).cast(), bytes) }
+                });
+                S::fence();
+                return;
+            }
             macro_rules! fixed {
                 ($n:literal) => {
                     for_each(loops, sb, db, |s, d| {
@@ -131,6 +222,24 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>>(src: *const W, dst: *mut W, plan
                 K::fence();
             }
         }
+    }
+}
+
+/// Copies `n ≥ 64` bytes: an unaligned head up to the destination's next 64-byte line,
+/// streamed whole lines, an unaligned tail.
+///
+/// # Safety
+/// `n` bytes readable at `s`, writable at `d`, not overlapping.
+#[inline(always)]
+unsafe fn stream_run<S: Stream>(s: *const u8, d: *mut u8, n: usize) {
+    let head = (d.align_offset(64)).min(n);
+    let lines = (n - head) / 64 * 64;
+    // SAFETY: head, lines and tail partition `[0, n)`; `d + head` is 64-byte aligned (or
+    // `lines` is 0); the pieces are at most `SHORT` bytes except the streamed lines.
+    unsafe {
+        copy_short(s, d, head);
+        S::lines(s.add(head), d.add(head), lines);
+        copy_short(s.add(head + lines), d.add(head + lines), n - head - lines);
     }
 }
 
@@ -218,7 +327,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     dld: isize,
     nt: bool,
 ) {
-    let t = K::T;
+    let (tr, tc) = (K::R, K::C);
     let w = size_of::<W>();
     // Streaming needs every tile row aligned: the row pitch a multiple of the alignment, and
     // the first tile column `c0` where the first row is aligned.
@@ -232,42 +341,16 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
             c0 = (K::NT_ALIGN - mis) / w;
         }
     }
-    if rows < t || cols < c0 + t {
+    if rows < tr || cols < c0 + tc {
         // SAFETY: the whole rectangle, the caller's bound.
         unsafe { scalar_rect(src, dst, (0, rows), (0, cols), sld, dld) };
         return;
     }
-    let rows_main = rows - rows % t;
-    let cols_main = c0 + (cols - c0) / t * t;
-    // A block of about 16 KiB of destination.
-    let side = ((16384 / w) as f64).sqrt() as usize;
-    let b = (side / t).max(1) * t;
-    let mut rb = 0;
-    while rb < rows_main {
-        let re = (rb + b).min(rows_main);
-        let mut cb = c0;
-        while cb < cols_main {
-            let ce = (cb + b).min(cols_main);
-            let mut r = rb;
-            while r < re {
-                let mut c = cb;
-                while c < ce {
-                    let (ri, ci) = (r as isize, c as isize);
-                    // SAFETY: the tile `r..r+T × c..c+T` is inside the rectangle; when
-                    // streaming, `d + ci` is aligned (c0 and T·w are multiples) and so is each
-                    // row (dld·w is).
-                    unsafe {
-                        let (s, d) = (src.offset(ri + ci * sld), dst.offset(ri * dld + ci));
-                        if nt { K::tile_nt(s, d, sld, dld) } else { K::tile(s, d, sld, dld) }
-                    }
-                    c += t;
-                }
-                r += t;
-            }
-            cb = ce;
-        }
-        rb = re;
-    }
+    let rows_main = rows - rows % tr;
+    let cols_main = c0 + (cols - c0) / tc * tc;
+    // SAFETY: the main region is inside the rectangle; when streaming, `dst + c0` is aligned and
+    // so is every row (`dld·w` is a multiple of the alignment).
+    unsafe { K::tiles(src, dst, sld, dld, (0, rows_main), (c0, cols_main), nt) };
     // SAFETY: the edges are parts of the rectangle.
     unsafe {
         scalar_rect(src, dst, (0, rows_main), (0, c0), sld, dld);

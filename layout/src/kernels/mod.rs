@@ -1,10 +1,26 @@
 //! Copy kernels: precompiled drivers that run a copy plan (the loop nest and its body) with
-//! SIMD, chosen at run time by [`dispatch`]. The code `layout!` emits for a `copy` item builds a
-//! [`Program`] from constants and calls [`run`]; the big loops live here, compiled at this
-//! crate's optimization level (see KERNELS in the docs).
+//! SIMD, chosen at run time by [`dispatch`](crate::kernels::dispatch). The code `layout!` emits
+//! for a `copy` item builds a [`Program`](crate::kernels::Program) from constants and calls
+//! [`run`](crate::kernels::run); the big loops live here, compiled at this crate's optimization
+//! level (see KERNELS in the docs).
 //!
 //! A program copies `dst[dst_base + Σ c_k·dst_k + body] = src[src_base + Σ c_k·src_k + body]`
 //! for every coordinate `c` of the loop nest, the body doing the innermost one or two modes.
+//!
+//! What runs, per body:
+//! - a contiguous run (`Run { src: 1, dst: 1 }`): straight unaligned vector moves up to 256
+//!   bytes, `copy_nonoverlapping` beyond; streaming (non-temporal) stores of whole lines when
+//!   the runs are at least 256 bytes and the program writes more than 4 MiB (AVX2, AVX-512).
+//!   Loops that continue the run (or each other) are merged first, so a program that is one
+//!   contiguous block is one copy;
+//! - a broadcast (`Run { src: 0, dst: 1 }`): one load, vector fills;
+//! - other strides: a scalar gather/scatter loop;
+//! - a transpose: register tiles inside cache blocks (AVX-512 16×16 of 4-byte and 8×8 of 8-byte
+//!   elements, AVX2 8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements), scalar
+//!   edges, streaming stores once the destination exceeds 4 MiB.
+//!
+//! `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` caps the level (read once);
+//! [`force_level`](crate::kernels::force_level) lowers it from code.
 
 pub mod dispatch;
 mod driver;

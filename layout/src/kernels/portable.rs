@@ -2,16 +2,17 @@
 //! features (the only level on other architectures).
 
 use super::Program;
-use super::driver::{ScalarTile, Word, drive};
-use super::nest::Plan;
+use super::driver::{NoStream, ScalarTile, Word, drive};
+use super::nest::{Plan, loop_buf};
 
 /// # Safety
 /// The program's contract ([`super::run`]).
 #[inline(always)]
 unsafe fn portable<W: Word>(src: *const W, dst: *mut W, p: &Program<'_>) {
-    if let Some(plan) = Plan::new(p) {
+    let mut buf = loop_buf();
+    if let Some(plan) = Plan::new(p, &mut buf) {
         // SAFETY: forwarded from the caller.
-        unsafe { drive::<W, ScalarTile>(src, dst, &plan) }
+        unsafe { drive::<W, ScalarTile, NoStream>(src, dst, &plan) }
     }
 }
 
