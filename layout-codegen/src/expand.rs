@@ -57,7 +57,11 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
             cosize: lit(plan.cosize).into_token_stream(),
             cosize_doc: " One past the largest offset, `cosize(L)`.",
             coord_ty: coord_type(&plan.shape),
-            runtime: Runtime::Static { min: plan.min_offset, max: plan.cosize.saturating_sub(1) },
+            runtime: Runtime::Static {
+                min: plan.min_offset,
+                max: plan.cosize.saturating_sub(1),
+                run: plan.modes.first().filter(|m| m.stride == 1).map_or(1, |m| m.extent),
+            },
             traversal_doc: &[
                 " Calls `f` with the offset of every index in order, as a loop nest over the",
                 " coalesced modes (no division per element).",
@@ -118,8 +122,8 @@ struct Parts {
 /// How the trait impls are emitted.
 enum Runtime {
     /// An integer layout: `impl_static_layout!`, which adds `StaticLayout` with the smallest
-    /// and largest offsets of the domain.
-    Static { min: i64, max: u64 },
+    /// and largest offsets of the domain and the length of its leading unit-stride run.
+    Static { min: i64, max: u64, run: u64 },
     /// The run-time value type of layout-core under `__private` (`impl_layout_value!`).
     Value(TokenStream),
 }
@@ -146,9 +150,9 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
     let for_each = &parts.for_each;
     let impls = match &parts.runtime {
         Runtime::Value(rt) => quote!(#p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#rt);),
-        Runtime::Static { min, max } => {
-            let (min, max) = (signed_lit(*min), lit(*max));
-            quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty, #min, #max);)
+        Runtime::Static { min, max, run } => {
+            let (min, max, run) = (signed_lit(*min), lit(*max), lit(*run));
+            quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty, #min, #max, #run);)
         }
     };
     let size = lit(parts.size);

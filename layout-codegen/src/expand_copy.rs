@@ -19,8 +19,6 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
     let (s_notation, d_notation) = (item.src.plan.notation(), item.dst.plan.notation());
     let (s_min, s_max, d_min, d_max) =
         (isize_lit(item.src.min), isize_lit(item.src.max), isize_lit(item.dst.min), isize_lit(item.dst.max));
-    let s_mismatch = format!("the source tensor's layout is not the copy's source layout `{s_notation}`");
-    let d_mismatch = format!("the destination tensor's layout is not the copy's destination layout `{d_notation}`");
     let body = match &item.plan {
         Some(plan) if plan.body != CopyBody::Indexed => program_call(plan, &src, &dst),
         _ => indexed_loop(item, &src, &dst),
@@ -31,7 +29,7 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
         String::new(),
         " Takes slices (`&[T]`, `&[T; N]`, `&Vec<T>` and their `&mut` forms), which must cover the".into(),
         " layouts' offsets (a shorter one panics, as `copy_from_slice` does), or tensors over the".into(),
-        " same layouts, checked when they were created.".into(),
+        " layouts named in the copy, checked when they were created.".into(),
     ];
     if let Some(plan) = &item.plan {
         doc.push(String::new());
@@ -42,6 +40,11 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
         doc.push(" ```".into());
     }
     let p = private();
+    let layout_type = |op: &Operand| match &op.name {
+        Some(name) => quote!(#name),
+        None => quote!(#p::InlineLayout),
+    };
+    let (s_layout, d_layout) = (layout_type(&item.src), layout_type(&item.dst));
     quote! {
         #(#own)*
         #(#shared)*
@@ -50,13 +53,9 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
         #vis fn #name<T, S, D>(#src: S, #dst: D)
         where
             T: ::layout::kernels::Element,
-            S: ::layout::CopySource<T>,
-            D: ::layout::CopyDest<T>,
+            S: ::layout::CopySource<T, #s_layout>,
+            D: ::layout::CopyDest<T, #d_layout>,
         {
-            const {
-                ::core::assert!(#p::same_layout(S::LAYOUT, #s_notation), #s_mismatch);
-                ::core::assert!(#p::same_layout(D::LAYOUT, #d_notation), #d_mismatch);
-            }
             let #src = S::source(#src, #s_min, #s_max, #s_notation);
             let #dst = D::dest(#dst, #d_min, #d_max, #d_notation);
             #body
@@ -68,6 +67,7 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
 /// into more errors.
 pub fn copy_fallback(target: &Target) -> TokenStream {
     let Target { attrs, vis, name } = target;
+    let p = private();
     let (shared, own) = split_attrs(attrs);
     quote! {
         #(#own)*
@@ -76,8 +76,8 @@ pub fn copy_fallback(target: &Target) -> TokenStream {
         #vis fn #name<T, S, D>(src: S, dst: D)
         where
             T: ::layout::kernels::Element,
-            S: ::layout::CopySource<T>,
-            D: ::layout::CopyDest<T>,
+            S: ::layout::CopySource<T, #p::InlineLayout>,
+            D: ::layout::CopyDest<T, #p::InlineLayout>,
         {
         }
     }
@@ -85,6 +85,7 @@ pub fn copy_fallback(target: &Target) -> TokenStream {
 
 /// Builds the program from the plan's constants and runs it.
 fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
+    let p = private();
     let program = local("PROGRAM");
     let body = match plan.body {
         CopyBody::Run { len, src, dst } => {
@@ -109,12 +110,7 @@ fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
             src_base: #sb,
             dst_base: #db,
         };
-        // SAFETY: `source` and `dest` checked that the arguments cover every offset of their
-        // layouts relative to the returned pointers (tensors when they were created, slices
-        // just now), and the program visits exactly the offset pairs `(S(i), D(i))` of the
-        // layouts (layout-core's `copy_plan`, tested against the sequential loop). A shared
-        // and a mutable borrow cannot overlap.
-        unsafe { ::layout::kernels::run::<T>(#src, #dst, &#program) }
+        #p::run_copy!(T, #src, #dst, &#program)
     }
 }
 
@@ -124,15 +120,12 @@ fn indexed_loop(item: &CopyItem, src: &Ident, dst: &Ident) -> TokenStream {
     let (s_items, s_ty) = operand_type(&item.src, "Src");
     let (d_items, d_ty) = operand_type(&item.dst, "Dst");
     let i = local("i");
+    let p = private();
     quote! {
         #s_items
         #d_items
         for #i in 0..#s_ty::SIZE {
-            // SAFETY: `i < SIZE`, so both offsets are offsets of the layouts' domains, which
-            // `source` and `dest` checked the arguments cover; the borrows do not overlap.
-            unsafe {
-                *#dst.offset(#d_ty::offset(#i) as isize) = *#src.offset(#s_ty::offset(#i) as isize);
-            }
+            #p::copy_element!(#src, #dst, #s_ty::offset(#i) as isize, #d_ty::offset(#i) as isize);
         }
     }
 }

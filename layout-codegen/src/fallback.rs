@@ -37,7 +37,7 @@ pub fn layout_items(target: &Target) -> TokenStream {
             pub fn for_each_offset<F: FnMut(usize)>(_: F) {}
         }
 
-        #p::impl_static_layout!(#(#shared)* #name, usize, (), 0, -1);
+        #p::impl_static_layout!(#(#shared)* #name, usize, (), 0, -1, 1);
     }
 }
 

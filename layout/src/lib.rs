@@ -113,7 +113,9 @@ impl Offset for isize {
 /// is an `unsafe` trait; `layout!` implements it (do not implement it by hand). For every
 /// index `i < SIZE`, `offset(i)` (and `offset_of(coord(i))`, and every offset
 /// `for_each_offset` visits, which are `SIZE` calls with the offsets of the indices in
-/// order) lies in `MIN_OFFSET..=MAX_OFFSET`, and `MIN_OFFSET <= 0`.
+/// order) lies in `MIN_OFFSET..=MAX_OFFSET`, and `MIN_OFFSET <= 0`; `UNIT_RUN` divides
+/// `SIZE`, and for every index `i` that is a multiple of it, `offset(i + j) = offset(i) + j`
+/// for `j < UNIT_RUN`.
 pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// `cosize(L)`: one past the largest offset.
     const COSIZE: usize;
@@ -123,6 +125,37 @@ pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// The largest offset of the domain, `cosize(L) - 1` (the sum of `(s-1)·d` over the
     /// modes with `d > 0`).
     const MAX_OFFSET: isize;
+    /// How many consecutive indices map to consecutive offsets at the start of every run:
+    /// the extent of the first mode of `coalesce(L)` when its stride is 1, else 1. It
+    /// divides `SIZE`.
+    const UNIT_RUN: usize;
+
+    /// Calls `f(start, len)` for each run of `len` consecutive offsets `start..start + len`,
+    /// in index order: the sibling of [`GeneratedLayout::for_each_offset`] for consumers
+    /// that work on contiguous ranges (a `copy_from_slice`, a vectorized loop), so a layout
+    /// whose inner mode is contiguous costs what a contiguous loop costs. `len` is
+    /// [`StaticLayout::UNIT_RUN`] for every run.
+    ///
+    /// ```
+    /// use layout::{StaticLayout, layout};
+    /// layout! { pub Padded = (4,3):(1,6); }
+    /// let mut runs = Vec::new();
+    /// Padded::for_each_run(|start, len| runs.push((start, len)));
+    /// assert_eq!(runs, [(0, 4), (6, 4), (12, 4)]);
+    /// ```
+    #[inline]
+    fn for_each_run<F: FnMut(Self::Offset, usize)>(mut f: F) {
+        let run = Self::UNIT_RUN;
+        if run == 1 {
+            Self::for_each_offset(|o| f(o, 1));
+            return;
+        }
+        let mut i = 0;
+        while i < Self::SIZE {
+            f(Self::offset(i), run);
+            i += run;
+        }
+    }
 
     /// The run-time layout value of layout-core (parsed from [`GeneratedLayout::NOTATION`]).
     fn to_layout() -> Layout {
@@ -200,7 +233,7 @@ pub trait GeneratedLayout: Copy + Default + Debug + Display + Eq + Hash + Send +
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __impl_static_layout {
-    ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $min:expr, $max:expr) => {
+    ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $min:expr, $max:expr, $run:expr) => {
         $crate::__impl_layout_value!($(#[$attr])* $name, $off, $coord, $crate::__private::Layout);
 
         // SAFETY: `$min` and `$max` are the smallest and largest offsets of the domain, which
@@ -210,6 +243,7 @@ macro_rules! __impl_static_layout {
             const COSIZE: usize = $name::COSIZE;
             const MIN_OFFSET: isize = $min;
             const MAX_OFFSET: isize = $max;
+            const UNIT_RUN: usize = $run;
         }
     };
 }
@@ -306,7 +340,8 @@ macro_rules! __impl_layout_value {
 pub mod __private {
     pub use crate::__impl_layout_value as impl_layout_value;
     pub use crate::__impl_static_layout as impl_static_layout;
-    pub use crate::copy::same_layout;
+    pub use crate::copy::InlineLayout;
+    pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
     pub use crate::{StaticLayout, SubLayout};
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};

@@ -296,6 +296,30 @@ impl<'a, T, L: StaticLayout> Tensor<'a, T, L> {
         Iter { data: self.data, base: self.base, front: 0, back: L::SIZE, layout: PhantomData }
     }
 
+    /// Calls `f` with each run of elements at consecutive offsets, in index order (the runs
+    /// of [`StaticLayout::for_each_run`], as slices): a strided traversal of a contiguous
+    /// inner mode costs what a contiguous loop costs.
+    ///
+    /// ```
+    /// use layout::{Tensor, layout};
+    /// layout! { pub Padded = (4,3):(1,6); }
+    /// let data: Vec<u32> = (0..16).collect();
+    /// let mut sums = Vec::new();
+    /// Tensor::new(&data, Padded).unwrap().for_each_slice(|run| sums.push(run.iter().sum::<u32>()));
+    /// assert_eq!(sums, [6, 30, 54]);
+    /// ```
+    #[inline]
+    pub fn for_each_slice<F: FnMut(&'a [T])>(&self, mut f: F) {
+        let (data, base) = (self.data, self.base);
+        L::for_each_run(|start, len| {
+            let at = position(base, start);
+            // SAFETY: a run's offsets `start..start + len` are offsets of the domain (the
+            // contract of `StaticLayout`), so they lie in MIN_OFFSET..=MAX_OFFSET, which
+            // creation checked the slice covers around `base`.
+            f(unsafe { data.get_unchecked(at..at + len) })
+        });
+    }
+
     /// Sub-tensor `k` (see [`SubLayout`]): the same slice through `S` at the base
     /// `base() + S::base(k)`. Panics when `k >= S::COUNT`.
     #[inline]
@@ -494,6 +518,19 @@ impl<'a, T, L: StaticLayout> TensorMut<'a, T, L> {
             // MIN_OFFSET..=MAX_OFFSET (the contract of `StaticLayout`), so the position is in
             // the slice by the invariant creation checked; each `&mut` ends before the next.
             f(unsafe { data.get_unchecked_mut(position(base, o)) })
+        });
+    }
+
+    /// Calls `f` with each run of elements at consecutive offsets, mutably, in index order
+    /// (see [`Tensor::for_each_slice`]; each borrow ends before the next run).
+    #[inline]
+    pub fn for_each_slice_mut<F: FnMut(&mut [T])>(&mut self, mut f: F) {
+        let (data, base) = (&mut *self.data, self.base);
+        L::for_each_run(|start, len| {
+            let at = position(base, start);
+            // SAFETY: as in `Tensor::for_each_slice`: the run lies in the range creation
+            // checked; each `&mut` ends before the next.
+            f(unsafe { data.get_unchecked_mut(at..at + len) })
         });
     }
 

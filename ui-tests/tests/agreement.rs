@@ -73,6 +73,13 @@ impl Check for Agreement {
         let mut visited = Vec::with_capacity(L::SIZE);
         L::for_each_offset(|o| visited.push(o.to_i64()));
         assert_eq!(visited.len(), L::SIZE, "{expr}: traversal length");
+        // The runs of `for_each_run`, expanded, are the traversal; UNIT_RUN is the leading
+        // unit-stride extent of the coalesced layout.
+        let mut runs = Vec::with_capacity(L::SIZE);
+        L::for_each_run(|start, len| runs.extend((0..len as i64).map(|j| start.to_i64() + j)));
+        assert_eq!(runs, visited, "{expr}: for_each_run");
+        let (n0, d0) = layout_core::coalesce(&core).flat_modes()[0];
+        assert_eq!(L::UNIT_RUN as i64, if d0 == 1 { n0 } else { 1 }, "{expr}: UNIT_RUN");
         for (i, &seen) in visited.iter().enumerate() {
             let want = core.eval(i as i64).unwrap();
             assert_eq!(L::offset(i).to_i64(), want, "{expr}: offset({i})");

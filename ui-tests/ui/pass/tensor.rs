@@ -23,4 +23,26 @@ fn main() {
     assert_eq!(data[16..24], [0; 8]);
     let r = Tensor::new(&data[..8], Reversed).unwrap();
     assert_eq!(r.base(), 3);
+    copies();
+}
+
+layout! {
+    pub Src = (8,8):(1,8);
+    pub B = (8,8):(8,1);
+    /// A copy between tensors, in a crate that forbids unsafe code.
+    pub fn transpose = copy(Src, B);
+    /// An indexed copy (no common refinement of the shapes).
+    pub fn reshape = copy((2,3):(3,1), (3,2):(2,1));
+}
+
+fn copies() {
+    let src: Vec<u32> = (0..64).collect();
+    let mut dst = vec![0u32; 64];
+    let s = Tensor::new(&src, Src).unwrap();
+    let mut d = TensorMut::new(&mut dst, B).unwrap();
+    transpose(&s, &mut d);
+    assert_eq!(dst[1], 8);
+    let mut out = [0u32; 6];
+    reshape(&src[..6], &mut out);
+    assert_eq!(out, [0, 4, 3, 2, 1, 5]);
 }

@@ -1,0 +1,16 @@
+use layout::{Tensor, TensorMut, layout};
+
+layout! {
+    pub ColMajor = (8,8):(1,8);
+    pub RowMajor = (8,8):(8,1);
+    pub fn transpose = copy(ColMajor, RowMajor);
+}
+
+fn main() {
+    let src = vec![0f32; 64];
+    let mut dst = vec![0f32; 64];
+    // The source tensor is row-major, but the copy reads column-major.
+    let s = Tensor::new(&src, RowMajor).unwrap();
+    let mut d = TensorMut::new(&mut dst, RowMajor).unwrap();
+    transpose(&s, &mut d);
+}
