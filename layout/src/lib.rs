@@ -53,6 +53,11 @@ extern crate self as layout;
 
 pub use layout_core::*;
 
+// The README's Rust examples run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExamples;
+
 mod copy;
 pub use copy::{CopyDest, CopySource};
 pub use layout_macro::layout;
