@@ -2,7 +2,7 @@
 //! like any item (notation or earlier names), the copy is planned by layout-core, and every
 //! error is reported at the operand responsible.
 
-use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr, parse};
+use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr};
 use layout_core::{Blame, CopyPlan, Layout, LayoutError, copy_plan, injectivity_witness};
 use proc_macro2::Ident;
 
@@ -31,36 +31,8 @@ pub struct CopyItem {
     pub plan: Option<CopyPlan>,
 }
 
-const USAGE: &str = "write a kernel item as `pub fn NAME = copy(SRC, DST);` (or `copy(SRC, DST, overlapping)`)";
-
-/// Evaluates the expression of a `fn` item.
-pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<CopyItem> {
-    if expr.tokens.is_empty() {
-        cx.error(expr.error_whole(format!("expected a kernel: {USAGE}")));
-        return None;
-    }
-    if !expr.bad_literals.is_empty() {
-        for (token, message) in &expr.bad_literals {
-            cx.error(syn::Error::new_spanned(token, message));
-        }
-        return None;
-    }
-    let ast = match parse(&expr.text) {
-        Ok(ast) => ast,
-        Err(e) => {
-            cx.error(expr.error_at(e.span().start, e.span().end, crate::eval::message(&e)));
-            return None;
-        }
-    };
-    let ExprKind::Call { name, name_span, args } = &ast.kind else {
-        cx.error(expr.error_whole(format!("a `fn` item defines a kernel, not a layout: {USAGE}")));
-        return None;
-    };
-    if name != "copy" {
-        let message = format!("unknown kernel `{name}`: the kernels are `copy(SRC, DST[, overlapping])`");
-        cx.error(expr.error_at(name_span.start, name_span.end, message));
-        return None;
-    }
+/// Evaluates `copy(SRC, DST[, overlapping])` (the arguments of the call).
+pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<CopyItem> {
     if !(2..=3).contains(&args.len()) {
         let message = format!("`copy` takes 2 or 3 arguments, `copy(SRC, DST[, overlapping])`, found {}", args.len());
         cx.error(expr.error_whole(message));
@@ -114,7 +86,7 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<CopyI
 }
 
 /// Evaluates one side: its plan and offset range, and the integer layout when it is one.
-fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<(Operand, Value)> {
+pub fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<(Operand, Value)> {
     if !check_calls(arg, expr, cx) | !check_names(arg, expr, scope, cx) {
         return None;
     }

@@ -9,8 +9,8 @@ use layout_core::{Layout, LayoutError};
 use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
-use crate::copy::{self, CopyItem};
 use crate::ctxt::Ctxt;
+use crate::kernel::{self, Kernel};
 use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// What became of one item.
@@ -22,10 +22,11 @@ pub enum Outcome {
     Failed,
     /// A second item of the same name: reported, nothing emitted.
     Duplicate,
-    /// A kernel item (`pub fn NAME = copy(SRC, DST);`), planned.
-    Copy(Box<CopyItem>),
-    /// A kernel item whose error was reported: emit a stand-in function.
-    KernelFailed,
+    /// A kernel item (`pub fn NAME = copy(SRC, DST);`, `gemm(T, A, B, C)`), planned.
+    Kernel(Box<Kernel>),
+    /// A kernel item whose error was reported: emit a stand-in function (of `gemm`'s
+    /// signature when the item calls `gemm`, else of `copy`'s).
+    KernelFailed { gemm: bool },
 }
 
 /// Evaluates the items in order.
@@ -43,9 +44,9 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
         }
         let scope = Scope { env: &env, failed: &failed, later: &names, here: k };
         if item.fn_token.is_some() {
-            out.push(match copy::evaluate(&item.expr, &scope, cx) {
-                Some(c) => Outcome::Copy(Box::new(c)),
-                None => Outcome::KernelFailed,
+            out.push(match kernel::evaluate(&item.expr, &scope, cx) {
+                Some(k) => Outcome::Kernel(Box::new(k)),
+                None => Outcome::KernelFailed { gemm: item.expr.text.starts_with("gemm") },
             });
             continue;
         }

@@ -143,15 +143,15 @@ fn operand_type(op: &Operand, hidden: &str) -> (TokenStream, TokenStream) {
     }
 }
 
-fn local(name: &str) -> Ident {
+pub(crate) fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-fn usize_lit(v: i64) -> Literal {
+pub(crate) fn usize_lit(v: i64) -> Literal {
     Literal::u64_unsuffixed(v.unsigned_abs())
 }
 
-fn isize_lit(v: i64) -> TokenStream {
+pub(crate) fn isize_lit(v: i64) -> TokenStream {
     let m = Literal::u64_unsuffixed(v.unsigned_abs());
     if v < 0 { quote!(-#m) } else { quote!(#m) }
 }

@@ -19,7 +19,10 @@ mod ctxt;
 mod eval;
 mod expand;
 mod expand_copy;
+mod expand_gemm;
 mod fallback;
+mod gemm;
+mod kernel;
 pub mod plan;
 mod sub;
 
@@ -30,6 +33,7 @@ use crate::ast::Input;
 use crate::ctxt::Ctxt;
 use crate::eval::Outcome;
 use crate::expand::Target;
+use crate::kernel::Kernel;
 pub use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// Expands the input of one `layout!` invocation. Never panics: every problem becomes a
@@ -50,8 +54,12 @@ pub fn expand(input: TokenStream) -> TokenStream {
                 match outcome {
                     Outcome::Planned(plan) => out.extend(expand::items(&target, &plan)),
                     Outcome::Failed => out.extend(fallback::layout_items(&target)),
-                    Outcome::Copy(c) => out.extend(expand_copy::copy_fn(&target, &c)),
-                    Outcome::KernelFailed => out.extend(expand_copy::copy_fallback(&target)),
+                    Outcome::Kernel(k) => out.extend(match *k {
+                        Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
+                        Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
+                    }),
+                    Outcome::KernelFailed { gemm: false } => out.extend(expand_copy::copy_fallback(&target)),
+                    Outcome::KernelFailed { gemm: true } => out.extend(expand_gemm::gemm_fallback(&target)),
                     Outcome::Duplicate => {}
                 }
                 if let Some(sub) = sub {

@@ -223,6 +223,27 @@ pub enum LayoutError {
          {size} elements are more than the {limit} the check enumerates"
     )]
     CopyInjectivityUnknown { dst: String, size: i64, limit: i64 },
+
+    #[error(
+        "gemm needs A = `{a}` (M,K), B = `{b}` (N,K) and C = `{c}` (M,N), each of rank 2, or 3 with a batch \
+         mode L last in all three"
+    )]
+    GemmRank { a: String, b: String, c: String },
+
+    #[error(
+        "gemm: the extents of {dim} differ: {lhs} has {lhs_size} and {rhs} has {rhs_size} (A is (M,K), B is (N,K), \
+         C is (M,N))"
+    )]
+    GemmExtent { dim: &'static str, lhs: &'static str, lhs_size: i64, rhs: &'static str, rhs_size: i64 },
+
+    #[error(
+        "gemm: the modes that carry {dim} have no common refinement (a mode boundary of one operand falls inside \
+         a mode of another off-step): A = `{a}`, B = `{b}`, C = `{c}`"
+    )]
+    GemmRefinement { dim: &'static str, a: String, b: String, c: String },
+
+    #[error("gemm: C = `{c}` is not injective: indices {i} and {j} both write offset {offset}")]
+    GemmNotInjective { c: String, i: i64, j: i64, offset: i64 },
 }
 
 impl LayoutError {
@@ -241,6 +262,8 @@ impl LayoutError {
             CoordinateRank { .. } => Blame::Rhs,
             CopyNotInjective { .. } | CopyInjectivityUnknown { .. } => Blame::Rhs,
             CopySize { .. } => Blame::Whole,
+            GemmRank { .. } | GemmExtent { .. } | GemmRefinement { .. } => Blame::Whole,
+            GemmNotInjective { .. } => Blame::Rhs,
             _ => Blame::Lhs,
         }
     }

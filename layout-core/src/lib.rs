@@ -24,6 +24,7 @@ mod divide;
 mod error;
 mod explain;
 mod f2;
+mod gemm;
 mod int_tuple;
 mod inverse;
 mod layout;
@@ -51,6 +52,7 @@ pub use divide::{
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain};
 pub use f2::F2Layout;
+pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
 pub use int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd, inner_product};
 pub use inverse::{left_inverse, right_inverse};
 pub use layout::Layout;

@@ -152,3 +152,18 @@ macro_rules! __copy_element {
         unsafe { *$dst.offset($d) = *$src.offset($s) }
     };
 }
+
+/// The call of the blocked GEMM a `gemm` item makes for each point of its loops. A macro of
+/// this crate, so that the `unsafe` block is not the user's code. Not a public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __run_gemm {
+    ($t:ty, $m:expr, $n:expr, $k:expr, $alpha:expr, $a:expr, $ars:expr, $acs:expr, $b:expr, $brs:expr, $bcs:expr,
+     $beta:expr, $c:expr, $crs:expr, $ccs:expr) => {
+        // SAFETY: `CopySource::source`/`CopyDest::dest` checked that the arguments cover every
+        // offset of A, B and C; the extents, strides and base offsets here are the macro's plan
+        // of those layouts (one point of the loops around the kernel), so every element the
+        // GEMM touches is one of those offsets; C is a `&mut` borrow, so it overlaps nothing.
+        unsafe { $crate::gemm::gemm::<$t>($m, $n, $k, $alpha, $a, $ars, $acs, $b, $brs, $bcs, $beta, $c, $crs, $ccs) }
+    };
+}

@@ -59,6 +59,7 @@ pub use layout_core::*;
 struct ReadmeExamples;
 
 mod copy;
+mod small_gemm;
 pub use copy::{CopyDest, CopySource};
 pub use layout_macro::layout;
 
@@ -345,7 +346,10 @@ macro_rules! __impl_layout_value {
 pub mod __private {
     pub use crate::__impl_layout_value as impl_layout_value;
     pub use crate::__impl_static_layout as impl_static_layout;
+    pub use crate::__run_gemm as run_gemm;
+    pub use crate::__run_small_gemm as run_small_gemm;
     pub use crate::copy::InlineLayout;
+    pub use crate::small_gemm::small_gemm;
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
     pub use crate::{StaticLayout, SubLayout};
     use layout_core::Value;

@@ -1,0 +1,157 @@
+//! Emission of a GEMM item: a function `NAME(alpha, a, b, beta, c)` over slices or tensors.
+//! A small, fully static problem (one leaf per dimension, M, N, K ≤ 32) runs a straight-line
+//! kernel instantiated with every extent and stride as a constant (no packing, no dispatch
+//! beyond one cached level); anything else calls the facade's blocked GEMM once per point of
+//! the loops over the leaves the kernel does not take (K loops accumulate after the first).
+
+use layout_core::{GemmLeaf, GemmPlan};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::expand::{Target, private, split_attrs};
+use crate::expand_copy::{isize_lit, local, usize_lit};
+use crate::gemm::{GemmItem, Scalar};
+
+/// The largest extent of each dimension the straight-line small kernel takes.
+const SMALL: i64 = 32;
+
+fn scalar_type(s: Scalar) -> TokenStream {
+    match s {
+        Scalar::F32 => quote!(f32),
+        Scalar::F64 => quote!(f64),
+    }
+}
+
+/// The GEMM function.
+pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let (shared, own) = split_attrs(attrs);
+    let p = private();
+    let t = scalar_type(item.scalar);
+    let (a, b, c) = (local("a"), local("b"), local("c"));
+    let (alpha, beta) = (local("alpha"), local("beta"));
+    let layout_type = |op: &crate::copy::Operand| match &op.name {
+        Some(name) => quote!(#name),
+        None => quote!(#p::InlineLayout),
+    };
+    let (la, lb, lc) = (layout_type(&item.a), layout_type(&item.b), layout_type(&item.c));
+    let args = |op: &crate::copy::Operand| (isize_lit(op.min), isize_lit(op.max), op.plan.notation().to_string());
+    let ((a_min, a_max, a_not), (b_min, b_max, b_not), (c_min, c_max, c_not)) =
+        (args(&item.a), args(&item.b), args(&item.c));
+    let plan = &item.plan;
+    let body = if small(plan) { small_call(plan, &t) } else { blocked_calls(plan, &t) };
+    let mut doc = vec![
+        format!(" `C = alpha·A·Bᵀ + beta·C` over A = `{a_not}` (M,K), B = `{b_not}` (N,K), C = `{c_not}` (M,N):"),
+        format!(" `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)`, M = {}, N = {}, K = {}.", plan.m, plan.n, plan.k),
+        " `beta = 0` does not read C. Takes slices (a short one panics) or tensors over the named layouts.".into(),
+        String::new(),
+        " ```text".into(),
+    ];
+    doc.extend(plan.to_string().lines().map(|l| format!(" {l}")));
+    doc.push(" ```".into());
+    quote! {
+        #(#own)*
+        #(#shared)*
+        #(#[doc = #doc])*
+        #[allow(dead_code)]
+        #vis fn #name<SA, SB, SC>(#alpha: #t, #a: SA, #b: SB, #beta: #t, #c: SC)
+        where
+            SA: ::layout::CopySource<#t, #la>,
+            SB: ::layout::CopySource<#t, #lb>,
+            SC: ::layout::CopyDest<#t, #lc>,
+        {
+            let #a = SA::source(#a, #a_min, #a_max, #a_not);
+            let #b = SB::source(#b, #b_min, #b_max, #b_not);
+            let #c = SC::dest(#c, #c_min, #c_max, #c_not);
+            #body
+        }
+    }
+}
+
+/// A stand-in for a GEMM item that failed (f32, slices): the same shape of signature.
+pub fn gemm_fallback(target: &Target) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let (shared, own) = split_attrs(attrs);
+    let p = private();
+    quote! {
+        #(#own)*
+        #(#shared)*
+        #[allow(dead_code, unused_variables, clippy::all)]
+        #vis fn #name<T, SA, SB, SC>(alpha: T, a: SA, b: SB, beta: T, c: SC)
+        where
+            T: ::layout::kernels::Element,
+            SA: ::layout::CopySource<T, #p::InlineLayout>,
+            SB: ::layout::CopySource<T, #p::InlineLayout>,
+            SC: ::layout::CopyDest<T, #p::InlineLayout>,
+        {
+        }
+    }
+}
+
+fn small(plan: &GemmPlan) -> bool {
+    plan.batch_leaves.is_empty()
+        && [&plan.m_leaves, &plan.n_leaves, &plan.k_leaves].iter().all(|l| l.len() <= 1)
+        && plan.m <= SMALL
+        && plan.n <= SMALL
+        && plan.k <= SMALL
+}
+
+/// The leaf of a dimension, or an extent-1 leaf when the dimension is trivial.
+fn leaf(leaves: &[GemmLeaf]) -> GemmLeaf {
+    GemmPlan::split(leaves).0
+}
+
+fn small_call(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
+    let p = private();
+    let (m, n, k) = (leaf(&plan.m_leaves), leaf(&plan.n_leaves), leaf(&plan.k_leaves));
+    let (mm, nn, kk) = (usize_lit(m.extent), usize_lit(n.extent), usize_lit(k.extent));
+    let strides = [m.a, k.a, k.b, n.b, m.c, n.c].map(isize_lit);
+    let [ars, acs, brs, bcs, crs, ccs] = &strides;
+    let (a, b, c, alpha, beta) = (local("a"), local("b"), local("c"), local("alpha"), local("beta"));
+    quote! {
+        #p::run_small_gemm!(#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs, #alpha, #a, #b, #beta, #c)
+    }
+}
+
+/// Loops over the leaves the kernel does not take, around one call of the blocked GEMM.
+fn blocked_calls(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
+    let p = private();
+    let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
+    let (n, n_rest) = GemmPlan::split(&plan.n_leaves);
+    let (k, k_rest) = GemmPlan::split(&plan.k_leaves);
+    let (a, b, c, alpha, beta) = (local("a"), local("b"), local("c"), local("alpha"), local("beta"));
+    let mut loops: Vec<(Ident, GemmLeaf, bool)> = Vec::new();
+    let all = plan.batch_leaves.iter().map(|l| (*l, false)).chain(m_rest.iter().map(|l| (*l, false)));
+    let all = all.chain(n_rest.iter().map(|l| (*l, false))).chain(k_rest.iter().map(|l| (*l, true)));
+    for (i, (l, is_k)) in all.enumerate() {
+        loops.push((format_ident!("i{}", i, span = Span::mixed_site()), l, is_k));
+    }
+    let offset = |pick: fn(&GemmLeaf) -> i64| {
+        let terms = loops.iter().filter(|(_, l, _)| pick(l) != 0).map(|(v, l, _)| {
+            let s = isize_lit(pick(l));
+            quote!(+ (#v as isize) * #s)
+        });
+        quote!(0isize #(#terms)*)
+    };
+    let (ao, bo, co) = (offset(|l| l.a), offset(|l| l.b), offset(|l| l.c));
+    let first_k: Vec<&Ident> = loops.iter().filter(|(_, _, is_k)| *is_k).map(|(v, _, _)| v).collect();
+    let beta_here =
+        if first_k.is_empty() { quote!(#beta) } else { quote!(if #(#first_k == 0)&&* { #beta } else { 1.0 }) };
+    let (mm, nn, kk) = (usize_lit(m.extent), usize_lit(n.extent), usize_lit(k.extent));
+    let strides = [m.a, k.a, k.b, n.b, m.c, n.c].map(isize_lit);
+    let [ars, acs, brs, bcs, crs, ccs] = &strides;
+    let mut body = quote! {
+        #p::run_gemm!(
+            #t, #mm, #nn, #kk, #alpha,
+            #a.wrapping_offset(#ao), #ars, #acs,
+            #b.wrapping_offset(#bo), #brs, #bcs,
+            #beta_here,
+            #c.wrapping_offset(#co), #crs, #ccs
+        );
+    };
+    for (v, l, _) in loops.iter().rev() {
+        let e = usize_lit(l.extent);
+        body = quote!(for #v in 0..#e { #body });
+    }
+    body
+}

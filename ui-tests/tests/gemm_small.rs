@@ -1,0 +1,98 @@
+//! Small, fully static GEMM items (`pub fn NAME = gemm(T, A, B, C);` with M, N, K ≤ 32): the
+//! straight-line kernel against a naive f64 reference with the error bound
+//! `k·ε·Σ|A||B|` per element, for the four transposition variants, strided C, sizes that are
+//! not multiples of anything, alpha and beta including 0 (beta = 0 with NaN in C), f32 and
+//! f64, at every dispatch level the CPU has.
+
+use layout::kernels::{Level, force_level, level};
+use layout::layout;
+use layout_core::{Layout, parse_layout};
+
+layout! {
+    // NN: A (M,K) column-major, B (N,K) with k contiguous (B as K x N column-major).
+    pub fn nn_4 = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
+    pub fn nn_8 = gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
+    pub fn nn_16 = gemm(f64, (16,16):(1,16), (16,16):(16,1), (16,16):(1,16));
+    pub fn nn_32 = gemm(f32, (32,32):(1,32), (32,32):(32,1), (32,32):(1,32));
+    // TN, NT, TT: A row-major (A's M stride K), B with n contiguous.
+    pub fn tn_5x7x3 = gemm(f32, (5,3):(3,1), (7,3):(3,1), (5,7):(1,5));
+    pub fn nt_5x7x3 = gemm(f64, (5,3):(1,5), (7,3):(1,7), (5,7):(1,5));
+    pub fn tt_9x6x11 = gemm(f32, (9,11):(11,1), (6,11):(1,6), (9,6):(1,9));
+    // Row-major C with a padded leading dimension.
+    pub fn strided_c = gemm(f64, (7,13):(1,7), (10,13):(13,1), (7,10):(12,1));
+    // Column vector times row vector (K = 1), and a dot product (M = N = 1).
+    pub fn outer = gemm(f32, (17,1):(1,17), (19,1):(1,19), (17,19):(1,17));
+    pub fn dot = gemm(f64, (1,31):(31,1), (1,31):(31,1), (1,1):(1,1));
+}
+
+type Kernel<T> = fn(T, &[T], &[T], T, &mut [T]);
+
+fn extent(l: &Layout) -> usize {
+    l.cosize().unwrap() as usize
+}
+
+fn check<T>(a: &str, b: &str, c: &str, kernel: Kernel<T>, to: fn(f64) -> T, from: fn(T) -> f64, eps: f64)
+where
+    T: Copy,
+{
+    let (la, lb, lc) = (parse_layout(a).unwrap(), parse_layout(b).unwrap(), parse_layout(c).unwrap());
+    let shape = |l: &Layout, i: usize| l.mode(i).unwrap().size() as usize;
+    let (m, k, n) = (shape(&la, 0), shape(&la, 1), shape(&lb, 0));
+    let crd = |l: &Layout, i: usize, j: usize| l.eval((i + j * shape(l, 0)) as i64).unwrap() as usize;
+    let va: Vec<T> = (0..extent(&la)).map(|x| to(((x * 7 % 13) as f64 - 6.0) / 4.0)).collect();
+    let vb: Vec<T> = (0..extent(&lb)).map(|x| to(((x * 5 % 11) as f64 - 5.0) / 3.0)).collect();
+    for (alpha, beta) in [(1.0, 0.0), (-1.5, 0.0), (0.5, 2.0), (0.0, 1.5), (-1.25, -0.5)] {
+        let mut vc: Vec<T> =
+            (0..extent(&lc)).map(|x| if beta == 0.0 { to(f64::NAN) } else { to((x % 5) as f64 - 2.0) }).collect();
+        let before: Vec<f64> = vc.iter().map(|&x| from(x)).collect();
+        kernel(to(alpha), &va, &vb, to(beta), &mut vc);
+        for i in 0..m {
+            for j in 0..n {
+                let (mut sum, mut mag) = (0.0, 0.0);
+                for p in 0..k {
+                    let (x, y) = (from(va[crd(&la, i, p)]), from(vb[crd(&lb, j, p)]));
+                    sum += x * y;
+                    mag += (x * y).abs();
+                }
+                let o = crd(&lc, i, j);
+                let want = alpha * sum + if beta == 0.0 { 0.0 } else { beta * before[o] };
+                let got = from(vc[o]);
+                let bound =
+                    (k as f64 + 2.0) * eps * (alpha.abs() * mag + beta.abs() * before[o].abs().min(1e300)) + 1e-30;
+                assert!(
+                    (got - want).abs() <= bound,
+                    "gemm({a}, {b}, {c}) at level {:?}, alpha {alpha}, beta {beta}: C({i},{j}) = {got}, want {want}",
+                    level()
+                );
+            }
+        }
+    }
+}
+
+fn check32(a: &str, b: &str, c: &str, kernel: Kernel<f32>) {
+    check(a, b, c, kernel, |x| x as f32, |x| x as f64, f32::EPSILON as f64);
+}
+
+fn check64(a: &str, b: &str, c: &str, kernel: Kernel<f64>) {
+    check(a, b, c, kernel, |x| x, |x| x, f64::EPSILON);
+}
+
+#[test]
+fn small_gemms_match_the_reference_at_every_level() {
+    let detected = level();
+    for l in [Level::Portable, Level::Avx2, Level::Avx512].into_iter().filter(|&l| l <= detected) {
+        force_level(l);
+        check32("(4,4):(1,4)", "(4,4):(4,1)", "(4,4):(1,4)", |al, a, b, be, c| nn_4(al, a, b, be, c));
+        check32("(8,8):(1,8)", "(8,8):(8,1)", "(8,8):(1,8)", |al, a, b, be, c| nn_8(al, a, b, be, c));
+        check64("(16,16):(1,16)", "(16,16):(16,1)", "(16,16):(1,16)", |al, a, b, be, c| nn_16(al, a, b, be, c));
+        check32("(32,32):(1,32)", "(32,32):(32,1)", "(32,32):(1,32)", |al, a, b, be, c| nn_32(al, a, b, be, c));
+        check32("(5,3):(3,1)", "(7,3):(3,1)", "(5,7):(1,5)", |al, a, b, be, c| tn_5x7x3(al, a, b, be, c));
+        check64("(5,3):(1,5)", "(7,3):(1,7)", "(5,7):(1,5)", |al, a, b, be, c| nt_5x7x3(al, a, b, be, c));
+        check32("(9,11):(11,1)", "(6,11):(1,6)", "(9,6):(1,9)", |al, a, b, be, c| tt_9x6x11(al, a, b, be, c));
+        check64("(7,13):(1,7)", "(10,13):(13,1)", "(7,10):(12,1)", |al, a, b, be, c| strided_c(al, a, b, be, c));
+        check32("(17,1):(1,17)", "(19,1):(1,19)", "(17,19):(1,17)", |al, a, b, be, c| outer(al, a, b, be, c));
+        check64("(1,31):(31,1)", "(1,31):(31,1)", "(1,1):(1,1)", |al, a, b, be, c| dot(al, a, b, be, c));
+        eprintln!("level {l:?}: 10 small gemms agree");
+    }
+    force_level(detected);
+}
