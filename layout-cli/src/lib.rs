@@ -69,6 +69,9 @@ fn explain_copy(text: &str) -> Option<Result<String, String>> {
     use layout_core::notation::{Env, ExprKind, evaluate_expr, parse};
     let expr = parse(text).ok()?;
     let ExprKind::Call { name, args, .. } = &expr.kind else { return None };
+    if name == "gemm" {
+        return Some(explain_gemm(text, args));
+    }
     if name != "copy" {
         return None;
     }
@@ -89,6 +92,21 @@ fn explain_copy(text: &str) -> Option<Result<String, String>> {
             None => format!("rejected: {e}"),
         })
     }))
+}
+
+/// `explain 'gemm(T, A, B, C)'`: the GEMM plan of a `pub fn NAME = gemm(T, A, B, C);` item.
+fn explain_gemm(text: &str, args: &[layout_core::notation::Expr]) -> Result<String, String> {
+    use layout_core::notation::{Env, evaluate_expr};
+    if args.len() != 4 {
+        return Err(format!("`gemm(T, A, B, C)` takes 4 arguments, found {}", args.len()));
+    }
+    if !matches!(text.get(args[0].span.start..args[0].span.end), Some("f32" | "f64")) {
+        return Err("the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`".into());
+    }
+    let env = Env::new();
+    let layout = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
+    let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
+    layout_core::gemm_plan(&a, &b, &c).map(|p| p.to_string()).map_err(|e| format!("rejected: {e}"))
 }
 
 /// `expand`: the Rust the `layout!` macro emits for `EXPR` as an item named `name`,

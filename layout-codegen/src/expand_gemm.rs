@@ -1,8 +1,9 @@
 //! Emission of a GEMM item: a function `NAME(alpha, a, b, beta, c)` over slices or tensors.
-//! A small, fully static problem (one leaf per dimension, M, N, K ≤ 32) runs a straight-line
-//! kernel instantiated with every extent and stride as a constant (no packing, no dispatch
-//! beyond one cached level); anything else calls the facade's blocked GEMM once per point of
-//! the loops over the leaves the kernel does not take (K loops accumulate after the first).
+//! The kernel takes one leaf of each of M, N and K; loops over the other leaves (and the batch
+//! mode) surround it, and K loops accumulate after their first step. A small kernel (M, N,
+//! K ≤ 32) is a straight-line kernel instantiated with every extent and stride as a constant
+//! (no packing, no dispatch beyond one cached level); a larger one calls the facade's blocked
+//! GEMM.
 
 use layout_core::{GemmLeaf, GemmPlan};
 use proc_macro2::{Ident, Span, TokenStream};
@@ -39,7 +40,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
     let ((a_min, a_max, a_not), (b_min, b_max, b_not), (c_min, c_max, c_not)) =
         (args(&item.a), args(&item.b), args(&item.c));
     let plan = &item.plan;
-    let body = if small(plan) { small_call(plan, &t) } else { blocked_calls(plan, &t) };
+    let body = kernel_loops(plan, &t);
     let mut doc = vec![
         format!(" `C = alpha·A·Bᵀ + beta·C` over A = `{a_not}` (M,K), B = `{b_not}` (N,K), C = `{c_not}` (M,N):"),
         format!(" `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)`, M = {}, N = {}, K = {}.", plan.m, plan.n, plan.k),
@@ -88,33 +89,10 @@ pub fn gemm_fallback(target: &Target) -> TokenStream {
     }
 }
 
-fn small(plan: &GemmPlan) -> bool {
-    plan.batch_leaves.is_empty()
-        && [&plan.m_leaves, &plan.n_leaves, &plan.k_leaves].iter().all(|l| l.len() <= 1)
-        && plan.m <= SMALL
-        && plan.n <= SMALL
-        && plan.k <= SMALL
-}
-
-/// The leaf of a dimension, or an extent-1 leaf when the dimension is trivial.
-fn leaf(leaves: &[GemmLeaf]) -> GemmLeaf {
-    GemmPlan::split(leaves).0
-}
-
-fn small_call(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
-    let p = private();
-    let (m, n, k) = (leaf(&plan.m_leaves), leaf(&plan.n_leaves), leaf(&plan.k_leaves));
-    let (mm, nn, kk) = (usize_lit(m.extent), usize_lit(n.extent), usize_lit(k.extent));
-    let strides = [m.a, k.a, k.b, n.b, m.c, n.c].map(isize_lit);
-    let [ars, acs, brs, bcs, crs, ccs] = &strides;
-    let (a, b, c, alpha, beta) = (local("a"), local("b"), local("c"), local("alpha"), local("beta"));
-    quote! {
-        #p::run_small_gemm!(#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs, #alpha, #a, #b, #beta, #c)
-    }
-}
-
-/// Loops over the leaves the kernel does not take, around one call of the blocked GEMM.
-fn blocked_calls(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
+/// Loops over the leaves the kernel does not take, around one call of the kernel: the
+/// straight-line small kernel (every extent and stride a constant) when M, N and K of the
+/// kernel are at most [`SMALL`], else the facade's blocked GEMM.
+fn kernel_loops(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
     let p = private();
     let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
     let (n, n_rest) = GemmPlan::split(&plan.n_leaves);
@@ -140,14 +118,20 @@ fn blocked_calls(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
     let (mm, nn, kk) = (usize_lit(m.extent), usize_lit(n.extent), usize_lit(k.extent));
     let strides = [m.a, k.a, k.b, n.b, m.c, n.c].map(isize_lit);
     let [ars, acs, brs, bcs, crs, ccs] = &strides;
-    let mut body = quote! {
-        #p::run_gemm!(
-            #t, #mm, #nn, #kk, #alpha,
-            #a.wrapping_offset(#ao), #ars, #acs,
-            #b.wrapping_offset(#bo), #brs, #bcs,
-            #beta_here,
-            #c.wrapping_offset(#co), #crs, #ccs
-        );
+    let small = m.extent <= SMALL && n.extent <= SMALL && k.extent <= SMALL;
+    let (a_at, b_at, c_at) = if loops.is_empty() {
+        (quote!(#a), quote!(#b), quote!(#c))
+    } else {
+        (quote!(#a.wrapping_offset(#ao)), quote!(#b.wrapping_offset(#bo)), quote!(#c.wrapping_offset(#co)))
+    };
+    let mut body = if small {
+        quote! {
+            #p::run_small_gemm!(#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs, #alpha, #a_at, #b_at, #beta_here, #c_at);
+        }
+    } else {
+        quote! {
+            #p::run_gemm!(#t, #mm, #nn, #kk, #alpha, #a_at, #ars, #acs, #b_at, #brs, #bcs, #beta_here, #c_at, #crs, #ccs);
+        }
     };
     for (v, l, _) in loops.iter().rev() {
         let e = usize_lit(l.extent);

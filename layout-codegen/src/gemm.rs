@@ -3,7 +3,7 @@
 //! three), planned by layout-core's `gemm_plan`.
 
 use layout_core::notation::{Expr, Value};
-use layout_core::{Blame, GemmPlan, Layout, gemm_plan};
+use layout_core::{Blame, GemmPlan, Layout, LayoutError, gemm_plan};
 
 use crate::ast::ExprTokens;
 use crate::copy::{Operand, operand};
@@ -64,9 +64,16 @@ pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
         Ok(plan) => Some(GemmItem { scalar, a: a.0, b: b.0, c: c.0, plan }),
         Err(e) => {
             let message = with_help(e.to_string(), e.help());
-            cx.error(match e.blame() {
-                Blame::Rhs => expr.error_at(args[3].span.start, args[3].span.end, message),
-                _ => expr.error_whole(message),
+            // The operand at fault: C when it is not injective, the second of two operands whose
+            // extents differ.
+            let at = match &e {
+                LayoutError::GemmExtent { rhs, .. } => ["A", "B", "C"].iter().position(|o| o == rhs).map(|k| k + 1),
+                _ if e.blame() == Blame::Rhs => Some(3),
+                _ => None,
+            };
+            cx.error(match at {
+                Some(k) => expr.error_at(args[k].span.start, args[k].span.end, message),
+                None => expr.error_whole(message),
             });
             None
         }

@@ -48,6 +48,16 @@ snapshot!(
 );
 snapshot!(sub_layout_negative_strides, "pub R = (4,6):(-1,-4);\npub Tile = local_tile(R, (2,3));");
 snapshot!(sub_layout_fallback, "pub A = (8,8):(1,8);\npub Bad = local_tile(A, [3:1, 2:1]);");
+snapshot!(gemm_small_static, "pub fn gemm_8 = gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));");
+snapshot!(
+    gemm_convolution,
+    "/// 2-D convolution as a GEMM over an im2col layout of the input.\npub fn conv = gemm(f32, ((4,4),(3,3)):((1,6),(1,6)), (2,(3,3)):(9,(1,3)), ((4,4),2):((1,4),16));"
+);
+snapshot!(
+    gemm_batched,
+    "pub fn batched = gemm(f64, (64,64,4):(1,64,4096), (64,64,4):(64,1,4096), (64,64,4):(1,64,4096));"
+);
+snapshot!(gemm_fallback_after_error, "pub fn bad = gemm(f32, (8,4):(1,8), (5,3):(3,1), (8,5):(1,8));");
 snapshot!(fallback_after_error, "pub Good = 4:1;\npub Bad = composition((4,6):(2,3), 6:3);");
 
 #[test]

@@ -23,6 +23,12 @@ layout! {
     // Column vector times row vector (K = 1), and a dot product (M = N = 1).
     pub fn outer = gemm(f32, (17,1):(1,17), (19,1):(1,19), (17,19):(1,17));
     pub fn dot = gemm(f64, (1,31):(31,1), (1,31):(31,1), (1,1):(1,1));
+    // 2-D convolution of a 6x6 input by two 3x3 filters through an im2col layout (no copy).
+    pub fn conv = gemm(f32, ((4,4),(3,3)):((1,6),(1,6)), (2,(3,3)):(9,(1,3)), ((4,4),2):((1,4),16));
+    // A tensor contraction C(a,b,c) = A(a,k,c)·B(k,b), M = (a,c) folded.
+    pub fn contraction = gemm(f64, ((4,3),6):((1,24),4), (5,6):(6,1), ((4,3),5):((1,20),4));
+    // A batch of 3 small products.
+    pub fn batched = gemm(f32, (8,4,3):(1,8,32), (5,4,3):(4,1,20), (8,5,3):(1,10,50));
 }
 
 type Kernel<T> = fn(T, &[T], &[T], T, &mut [T]);
@@ -92,7 +98,37 @@ fn small_gemms_match_the_reference_at_every_level() {
         check64("(7,13):(1,7)", "(10,13):(13,1)", "(7,10):(12,1)", |al, a, b, be, c| strided_c(al, a, b, be, c));
         check32("(17,1):(1,17)", "(19,1):(1,19)", "(17,19):(1,17)", |al, a, b, be, c| outer(al, a, b, be, c));
         check64("(1,31):(31,1)", "(1,31):(31,1)", "(1,1):(1,1)", |al, a, b, be, c| dot(al, a, b, be, c));
-        eprintln!("level {l:?}: 10 small gemms agree");
+        check32("((4,4),(3,3)):((1,6),(1,6))", "(2,(3,3)):(9,(1,3))", "((4,4),2):((1,4),16)", |al, a, b, be, c| {
+            conv(al, a, b, be, c)
+        });
+        check64("((4,3),6):((1,24),4)", "(5,6):(6,1)", "((4,3),5):((1,20),4)", |al, a, b, be, c| {
+            contraction(al, a, b, be, c)
+        });
+        check_batched(|al, a, b, be, c| batched(al, a, b, be, c));
+        eprintln!("level {l:?}: 13 small gemms agree");
     }
     force_level(detected);
+}
+
+/// The batched case: each batch is a GEMM over the rank-2 slices.
+fn check_batched(kernel: Kernel<f32>) {
+    let (la, lb, lc) = (
+        parse_layout("(8,4,3):(1,8,32)").unwrap(),
+        parse_layout("(5,4,3):(4,1,20)").unwrap(),
+        parse_layout("(8,5,3):(1,10,50)").unwrap(),
+    );
+    let a: Vec<f32> = (0..extent(&la)).map(|x| (x % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..extent(&lb)).map(|x| (x % 5) as f32 - 2.0).collect();
+    let mut c = vec![f32::NAN; extent(&lc)];
+    kernel(1.0, &a, &b, 0.0, &mut c);
+    for l in 0..3i64 {
+        for i in 0..8i64 {
+            for j in 0..5i64 {
+                let want: f32 =
+                    (0..4i64).map(|p| a[(i + 8 * p + 32 * l) as usize] * b[(4 * j + p + 20 * l) as usize]).sum();
+                let got = c[(i + 10 * j + 50 * l) as usize];
+                assert_eq!(got, want, "batched at level {:?}: C({i},{j},{l})", level());
+            }
+        }
+    }
 }

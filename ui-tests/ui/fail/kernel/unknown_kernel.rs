@@ -1,7 +1,7 @@
 use layout::layout;
 
 layout! {
-    pub fn c = gemm(8:1, 8:1);
+    pub fn c = gemv(8:1, 8:1);
 }
 
 fn main() {}

@@ -1,0 +1,7 @@
+use layout::layout;
+
+layout! {
+    pub fn g = gemm(f32, 8:1, (5,4):(4,1), (8,5):(1,8));
+}
+
+fn main() {}
