@@ -7,9 +7,12 @@ fn plan(a: &str, b: &str, c: &str) -> Result<GemmPlan, LayoutError> {
     gemm_plan(&parse_layout(a).unwrap(), &parse_layout(b).unwrap(), &parse_layout(c).unwrap())
 }
 
+/// Which operand's stride of a leaf.
+type Pick = fn(&GemmLeaf) -> i64;
+
 /// The offsets a dimension's leaves give operand `pick` at every index of the dimension, in
 /// index order (colexicographic over the leaves).
-fn offsets(leaves: &[GemmLeaf], pick: fn(&GemmLeaf) -> i64) -> Vec<i64> {
+fn offsets(leaves: &[GemmLeaf], pick: Pick) -> Vec<i64> {
     let size: i64 = leaves.iter().map(|l| l.extent).product();
     (0..size)
         .map(|mut i| {
@@ -36,8 +39,8 @@ fn check(p: &GemmPlan) {
     assert_eq!(offsets(&p.k_leaves, |l| l.a), mode_offsets(&p.a, 1), "{p}");
     assert_eq!(offsets(&p.k_leaves, |l| l.b), mode_offsets(&p.b, 1), "{p}");
     if p.c.rank() == 3 {
-        let picks: [(fn(&GemmLeaf) -> i64, &Layout); 3] = [(|l| l.a, &p.a), (|l| l.b, &p.b), (|l| l.c, &p.c)];
-        for (pick, l) in picks {
+        let picks: [Pick; 3] = [|l| l.a, |l| l.b, |l| l.c];
+        for (pick, l) in picks.into_iter().zip([&p.a, &p.b, &p.c]) {
             assert_eq!(offsets(&p.batch_leaves, pick), mode_offsets(l, 2), "{p}");
         }
     }
