@@ -1,0 +1,44 @@
+//! `layout explain` of kernel items: the copy plan and the GEMM plan `layout!` would run, or
+//! the reason the kernel is rejected.
+
+use layout_cli::explain;
+
+#[test]
+fn copy_plan_of_a_transpose() {
+    let text = explain("copy((1024,1024):(1,1024), (1024,1024):(1024,1))").unwrap();
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn copy_plan_of_table_2_cases() {
+    for (expr, body) in [
+        ("copy((16,8):(1,16), (16,8):(1,32))", "body: vector copy of 16 contiguous elements"),
+        ("copy(7:0, 7:1)", "body: broadcast one element to 7 contiguous elements"),
+        ("copy((2,3,2):(42,1,128), 12:1)", "common vector: 1 element"),
+        ("copy((8,(3,5)):(1,(57,8)), (8,15):(1,8))", "common vector: 8 elements"),
+        ("copy((2,3):(3,1), (3,2):(2,1))", "body: indexed"),
+        ("copy((4,2):(1,4), (4,2):(1,0), overlapping)", "reduced to their last write: 2:(4,0)"),
+    ] {
+        let text = explain(expr).unwrap();
+        assert!(text.contains(body), "{expr}:\n{text}");
+    }
+}
+
+#[test]
+fn rejected_copies_say_why() {
+    let err = explain("copy(8:1, (4,2):(1,0))").unwrap_err();
+    assert!(err.contains("is not injective: indices 0 and 4 both write offset 0"), "{err}");
+    assert!(err.contains("overlapping"), "{err}");
+    let err = explain("copy(8:1, 6:1)").unwrap_err();
+    assert!(err.contains("has 8 elements but the destination `6:1` has 6"), "{err}");
+    assert!(explain("copy(8:1, 8:1, sometimes)").is_err());
+}
+
+#[test]
+fn gemm_plan_of_a_convolution() {
+    let text = explain("gemm(f32, ((4,4),(3,3)):((1,6),(1,6)), (2,(3,3)):(9,(1,3)), ((4,4),2):((1,4),16))").unwrap();
+    insta::assert_snapshot!(text);
+    let err = explain("gemm(f32, (8,4):(1,8), (5,3):(3,1), (8,5):(1,8))").unwrap_err();
+    assert!(err.contains("the extents of K differ: A has 4 and B has 3"), "{err}");
+    assert!(explain("gemm(i32, (8,4):(1,8), (5,4):(4,1), (8,5):(1,8))").is_err());
+}
