@@ -372,6 +372,31 @@ pub fn right_inverse_max(l: &Layout) -> i64 {
     (1..=prefix_in_image(l)).rev().find(|&n| fits(n)).unwrap_or(1)
 }
 
+/// As [`right_inverse_max`], with every stride of R an index whose natural coordinate in L
+/// is non-zero in at most one mode (each mode of R reads along one mode of L): the class
+/// `right_inverse` searches (on the coalesced L, which has the same function of the index).
+/// For an injective L with non-negative strides the two agree.
+pub fn right_inverse_max_by_modes(l: &Layout) -> i64 {
+    let t = table(l);
+    let shape: Vec<i64> = coalesce_def(l).iter().map(|&(s, _)| s).collect();
+    let one_mode = |mut i: i64| {
+        let mut nonzero = 0;
+        for &s in &shape {
+            nonzero += usize::from(i % s != 0);
+            i /= s;
+        }
+        nonzero <= 1
+    };
+    let mut pre: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (i, &v) in t.iter().enumerate() {
+        if one_mode(i as i64) {
+            pre.entry(v).or_default().push(i as i64);
+        }
+    }
+    let fits = |n: i64| factorizations(n).iter().any(|fac| right_inverse_search(&t, &pre, fac, &mut Vec::new()));
+    (1..=prefix_in_image(l)).rev().find(|&n| fits(n)).unwrap_or(1)
+}
+
 /// Depth-first: the strides chosen so far are `strides` (for the first factors of `fac`).
 fn right_inverse_search(t: &[i64], pre: &HashMap<i64, Vec<i64>>, fac: &[i64], strides: &mut Vec<i64>) -> bool {
     let k = strides.len();
@@ -392,6 +417,44 @@ fn right_inverse_search(t: &[i64], pre: &HashMap<i64, Vec<i64>>, fac: &[i64], st
         strides.pop();
     }
     false
+}
+
+/// The largest N for which some layout R of size N (of any flat shape) has `R(i)` in both
+/// domains and `A(R(i)) = B(R(i)) = i` for every `i < N`: what `max_common_vector` promises
+/// (searched like [`right_inverse_max`], over the indices where A and B agree).
+pub fn common_layout_max(a: &Layout, b: &Layout) -> i64 {
+    common_layout_search(a, b, false)
+}
+
+/// As [`common_layout_max`], with every stride of R an index whose natural coordinate in
+/// coalesced B is non-zero in at most one mode: the class `max_common_layout` searches.
+pub fn common_layout_max_by_modes(a: &Layout, b: &Layout) -> i64 {
+    common_layout_search(a, b, true)
+}
+
+fn common_layout_search(a: &Layout, b: &Layout, by_modes: bool) -> i64 {
+    let shape: Vec<i64> = coalesce_def(b).iter().map(|&(s, _)| s).collect();
+    let one_mode = |mut i: i64| {
+        let mut nonzero = 0;
+        for &s in &shape {
+            nonzero += usize::from(i % s != 0);
+            i /= s;
+        }
+        !by_modes || nonzero <= 1
+    };
+    let (ta, tb) = (table(a), table(b));
+    let n = ta.len().min(tb.len());
+    // The common table: `A(i)` where A and B agree, a value no prefix reaches elsewhere.
+    let t: Vec<i64> = (0..n).map(|i| if ta[i] == tb[i] { ta[i] } else { -1 }).collect();
+    let mut pre: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (i, &v) in t.iter().enumerate() {
+        if v >= 0 && one_mode(i as i64) {
+            pre.entry(v).or_default().push(i as i64);
+        }
+    }
+    let reach = (0..).find(|k| !pre.contains_key(k)).unwrap_or(0);
+    let fits = |n: i64| factorizations(n).iter().any(|fac| right_inverse_search(&t, &pre, fac, &mut Vec::new()));
+    (1..=reach).rev().find(|&n| fits(n)).unwrap_or(1)
 }
 
 /// The largest N such that every `n < N` has an index i in both domains with
