@@ -291,6 +291,36 @@ pub fn filter_leaves(l: &Layout) -> Vec<(i64, i64)> {
     leaves(l).into_iter().filter(|&(s, d)| s != 1 && d != 0).collect()
 }
 
+/// The modes of `filter(L)`, sorted by stride and merged where contiguous, overlap: some
+/// mode starts before the extent `shape × stride` of the one below it ends. CuTe's complement
+/// construction (exact or weak) needs them not to (ALGEBRA.md policy 9).
+pub fn modes_overlap(l: &Layout) -> bool {
+    let mut modes = filter_leaves(l);
+    modes.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in modes {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    merged.windows(2).any(|w| w[1].1 < w[0].0 * w[0].1)
+}
+
+/// The translates of A's image by the distinct `origins` are pairwise disjoint (the copies of
+/// A in a product, policy 9).
+pub fn copies_disjoint(a: &Layout, origins: &[i64]) -> bool {
+    let img: BTreeSet<i64> = table(a).into_iter().collect();
+    let distinct: BTreeSet<i64> = origins.iter().copied().collect();
+    let mut seen = BTreeSet::new();
+    distinct.iter().all(|&o| {
+        let copy: BTreeSet<i64> = img.iter().map(|&v| v + o).collect();
+        let fresh = copy.is_disjoint(&seen);
+        seen.extend(copy);
+        fresh
+    })
+}
+
 /// The exact ordered complement of L for `cotarget`, as its values: the origins of the
 /// ordered exact tiling of `[0, T)` by translates of `filter(L)`'s image, with
 /// `T = ⌈cotarget/P⌉·P` and `P = max(s·d)` over `filter(L)`'s leaves (1 when there are none),

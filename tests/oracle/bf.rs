@@ -150,6 +150,63 @@ pub fn complement_ref(l: &Lay, cotarget: i64) -> Check<Vec<i64>> {
     Ok(origins)
 }
 
+/// The weak complement (ALGEBRA.md policy 9), where no exact one exists: CuTe's construction
+/// (the modes of `filter(L)` sorted by stride and merged where contiguous; a hole `⌊d/c⌋ : c`
+/// before each, c the extent so far; a rest `⌈cotarget/c⌉ : c`), coalesced as the tool prints
+/// it. `Err` when the modes overlap (no complement at all).
+pub fn weak_complement_lay(l: &Lay, cotarget: i64) -> Check<Lay> {
+    let mut fm = filter_modes(l);
+    fm.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in fm {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    let mut extent = 1i64;
+    let mut out = Vec::new();
+    for (s, d) in merged {
+        ensure(d >= extent, || format!("the mode {s}:{d} starts inside the extent {extent}: modes overlap"))?;
+        out.push((d / extent, extent));
+        extent = s * d;
+    }
+    out.push((ceil_div(cotarget, extent), extent));
+    Ok(coalesce_ref(&Lay::from_flat(&out)))
+}
+
+/// What policy 9 keeps of a complement's promises when it is weak: ordered from 0, disjoint
+/// from L's image after 0, `(filter(L), C)` injective, and `cosize((L, C)) ≥ cotarget`.
+fn weak_complement_ok(l: &Lay, cotarget: i64, got: &[i64]) -> Check {
+    ensure(got.first() == Some(&0), || "does not start at 0".to_string())?;
+    ensure(got.windows(2).all(|w| w[0] < w[1]), || "not ordered".to_string())?;
+    let img: HashSet<i64> = l.table()?.into_iter().collect();
+    ensure(got[1..].iter().all(|v| !img.contains(v)), || "meets L's image".to_string())?;
+    let f = filter_modes(l);
+    let fimg = if f.is_empty() { vec![0] } else { Lay::from_flat(&f).table()? };
+    let mut all = HashSet::new();
+    for &c in got {
+        for &v in &fimg {
+            ensure(all.insert(c + v), || format!("(filter(L), C) is not injective at {}", c + v))?;
+        }
+    }
+    let top = img.iter().max().copied().unwrap_or(0) + got.last().copied().unwrap_or(0);
+    ensure(top + 1 >= cotarget, || format!("cosize((L, C)) = {} < cotarget {cotarget}", top + 1))
+}
+
+/// The copies of `block` at the distinct `origins` are pairwise disjoint (policy 9).
+fn copies_disjoint(block: &Lay, origins: impl Iterator<Item = i64>) -> Check {
+    let img = block.table()?;
+    let distinct: std::collections::BTreeSet<i64> = origins.collect();
+    let mut seen = HashSet::new();
+    for o in distinct {
+        let copy: HashSet<i64> = img.iter().map(|&v| v + o).collect();
+        ensure(copy.is_disjoint(&seen), || format!("the copy of the block at offset {o} meets an earlier copy"))?;
+        seen.extend(copy);
+    }
+    Ok(())
+}
+
 // ------------------------------------------------------------------------------ validators
 
 pub fn v_coalesce(l: &Lay, r: &Lay) -> Check {
@@ -160,8 +217,19 @@ pub fn v_coalesce(l: &Lay, r: &Lay) -> Check {
 }
 
 pub fn v_complement(l: &Lay, cotarget: i64, r: &Lay) -> Check {
-    let reference = complement_ref(l, cotarget)
-        .map_err(|why| format!("input has no exact complement ({why}); a complement was returned anyway"))?;
+    let reference = match complement_ref(l, cotarget) {
+        Ok(reference) => reference,
+        Err(why) => {
+            // Policy 9: a weak complement is CuTe's construction, with what it still promises.
+            let weak = weak_complement_lay(l, cotarget)
+                .map_err(|e| format!("input has no complement ({why}; {e}); one was returned anyway"))?;
+            guard(r.size())?;
+            let got = r.table()?;
+            ensure(got == weak.table()?, || format!("values differ from the weak complement {weak:?}"))?;
+            return weak_complement_ok(l, cotarget, &got)
+                .map_err(|e| format!("weak complement (no exact one: {why}) breaks its promises: {e}"));
+        }
+    };
     guard(r.size())?;
     let got = r.table()?;
     if got.len() != reference.len() {
@@ -358,10 +426,12 @@ pub fn v_composition(a: &Lay, b: &TElem, r: &Lay) -> Check {
 fn product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64) -> Check {
     ensure(x.size() == tiler.size(), || format!("size {} != size(B) {}", x.size(), tiler.size()))?;
     ensure(refines(&tiler.shape, &x.shape), || "shape does not refine the tiler's shape".to_string())?;
-    let c =
-        complement_ref(block, m).map_err(|why| format!("block has no exact complement ({why}): should be rejected"))?;
     let (fb, fx) = (tiler.eval(), x.eval());
     guard(tiler.size())?;
+    let c = match complement_ref(block, m) {
+        Ok(c) => c,
+        Err(why) => return weak_product_mode(block, tiler, x, m, &why),
+    };
     for j in 0..tiler.size() {
         let b = fb.at(j);
         let cb = usize::try_from(b).ok().and_then(|k| c.get(k)).copied();
@@ -369,6 +439,20 @@ fn product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64) -> Check {
         ensure(fx.at(j) == cb, || format!("X({j})={} != C(B({j}))=C({b})={cb}", fx.at(j)))?;
     }
     Ok(())
+}
+
+/// Policy 9: without an exact complement, `X == W ∘ tiler` pointwise with W the weak
+/// complement (its last mode extended), and the copies of the block are pairwise disjoint.
+fn weak_product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64, why: &str) -> Check {
+    let w = weak_complement_lay(block, m)
+        .map_err(|e| format!("block has no complement ({why}; {e}): should be rejected"))?;
+    let (fb, fx, fw) = (tiler.eval(), x.eval(), w.eval());
+    for j in 0..tiler.size() {
+        let want = fw.at(fb.at(j));
+        ensure(fx.at(j) == want, || format!("X({j})={} != W(B({j}))={want}, W the weak complement", fx.at(j)))?;
+    }
+    copies_disjoint(block, (0..tiler.size()).map(|j| fx.at(j)))
+        .map_err(|e| format!("weak complement (no exact one: {why}): {e}: should be rejected"))
 }
 
 pub fn v_logical_product(a: &Lay, b: &Lay, r: &Lay) -> Check {
@@ -448,10 +532,12 @@ pub fn v_flat_product(a: &Lay, b: &TElem, r: &Lay) -> Check {
     ensure(!rest.is_empty(), || "no tiler modes".to_string())?;
     let x = if rest.len() == 1 { rest[0].clone() } else { Lay::from_modes(rest) };
     ensure(x.size() == b.size(), || format!("tiler part size {} != size(B)", x.size()))?;
-    let c = complement_ref(a, a.size() * b.cosize())
-        .map_err(|why| format!("block has no exact complement ({why}): should be rejected"))?;
     let (fb, fx) = (b.eval(), x.eval());
     guard(b.size())?;
+    let c = match complement_ref(a, a.size() * b.cosize()) {
+        Ok(c) => c,
+        Err(why) => return weak_product_mode(a, b, &x, a.size() * b.cosize(), &why),
+    };
     for j in 0..b.size() {
         let cb = usize::try_from(fb.at(j)).ok().and_then(|k| c.get(k)).copied();
         let Some(cb) = cb else { return Err(format!("tiler value {} beyond the complement", fb.at(j))) };

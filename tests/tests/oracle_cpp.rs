@@ -2,6 +2,14 @@
 //! pycute lacks) through layout-core and judges every answer as the reference judge
 //! `cpp_oracle_check.py` + `bf.py` does, by brute force. Fails on a wrong answer or an
 //! over-rejection that is not a listed deviation, and when form-differs answers exceed 5 %.
+//!
+//! One difference from the reference judge: ALGEBRA.md policy 9 (weak complements, products
+//! with disjoint copies) is newer than `bf.py`, which requires exact complements. This judge
+//! (`tests/oracle/bf.rs`) accepts a weak complement when it is CuTe's construction, ordered,
+//! injective with L and reaching the cotarget, and a product on one when its copies of A are
+//! pairwise disjoint. `/work/shared/tools/oracle-check` therefore counts two answers as wrong
+//! that this replay accepts by brute force: cpp-public-00490 (a product whose 8 copies are
+//! disjoint) and cpp-public-01369 (a weak complement).
 
 use layout_tests::oracle::bf::Check;
 use layout_tests::oracle::pycute::compose_ok;
