@@ -509,6 +509,62 @@ fn flat_pieces(r: &Lay, t: usize, am: &[Lay], what: &str) -> Check<(Vec<Lay>, Ve
     Ok((p0, p1))
 }
 
+/// zipped (`((tiles…), (rests…, untiled…))`) and tiled (`((tiles…), rest_0, rest_1, …)`)
+/// divides and products, checked piece by piece: a divide's tile piece is `A_i ∘ B_i` and its
+/// rest piece `A_i ∘ C_i` (C_i the ordered complement), a product's block piece is `A_i` and its
+/// grid piece `A_i* ∘ B_i`; untiled modes unchanged.
+pub fn v_zipped_or_tiled(a: &Lay, b: &TElem, r: &Lay, tiled: bool, product: bool) -> Check {
+    let rm = r.modes();
+    let (z0, z1): (Lay, Vec<Lay>) = if tiled {
+        ensure(rm.len() >= 2, || "a tiled result has at least two modes".to_string())?;
+        (rm[0].clone(), rm[1..].to_vec())
+    } else {
+        ensure(rm.len() == 2, || format!("a zipped result has two modes, not {}", rm.len()))?;
+        (rm[0].clone(), vec![rm[1].clone()])
+    };
+    let check = |ai: &Lay, bi: &Lay, p: &Lay, q: &Lay| -> Check {
+        if product {
+            ensure(p == ai || unwrap_one(p).as_ref() == Some(ai), || format!("block piece {p:?} is not {ai:?}"))?;
+            product_mode(ai, bi, q, ai.size() * bi.cosize())
+        } else {
+            divide_mode(ai, bi, p, q)
+        }
+    };
+    let rest = |v: Vec<Lay>| if v.len() == 1 { v[0].clone() } else { Lay::from_modes(&v) };
+    let TElem::Tiler(bs) = b else {
+        let b = layout_of(b)?;
+        // A rank-1 tuple B (`(4):(1)`) gives a tiled rest piece without the wrapping tuple.
+        let b = match unwrap_one(b) {
+            Some(inner) if tiled && z1.len() == 1 && !z1[0].is_tuple() => inner,
+            _ => b.clone(),
+        };
+        return check(a, &b, &z0, &rest(z1));
+    };
+    let am = a.modes();
+    ensure(bs.len() <= am.len(), || "tiler longer than rank: should be rejected".to_string())?;
+    let p0 = if bs.len() == 1 { vec![unwrap_one(&z0).unwrap_or(z0)] } else { z0.modes() };
+    let p1 = if tiled {
+        z1
+    } else if am.len() == 1 {
+        vec![unwrap_one(&z1[0]).unwrap_or_else(|| z1[0].clone())]
+    } else {
+        z1[0].modes()
+    };
+    ensure(p0.len() == bs.len() && p1.len() == am.len(), || {
+        format!("{} tile pieces and {} rest pieces for a tiler of {} on rank {}", p0.len(), p1.len(), bs.len(), am.len())
+    })?;
+    for (i, bi) in bs.iter().enumerate() {
+        match bi {
+            TElem::Layout(bi) => check(&am[i], bi, &p0[i], &p1[i]).map_err(|why| format!("mode {i}: {why}"))?,
+            _ => continue, // `_` or nested tilers: not checked here
+        }
+    }
+    for k in bs.len()..am.len() {
+        ensure(p1[k] == am[k], || format!("untiled mode {k} changed"))?;
+    }
+    Ok(())
+}
+
 pub fn v_flat_product(a: &Lay, b: &TElem, r: &Lay) -> Check {
     let rm = r.modes();
     if let TElem::Tiler(bs) = b {
@@ -722,6 +778,38 @@ pub fn v_make_ordered_layout(s: &Tup, o: &Tup, r: &Lay) -> Check {
 mod tests {
     use super::super::notation::parse_layout;
     use super::*;
+
+    fn lay(s: &str) -> Lay {
+        parse_layout(s).unwrap()
+    }
+
+    /// The checks added for issue 12 fail on wrong answers (they used to pass anything).
+    #[test]
+    fn zipped_and_tiled_checks_catch_wrong_answers() {
+        let a = lay("(8,16):(20,1)");
+        let t = super::super::notation::parse_layout_or_tiler("[4:1,8:2]").unwrap();
+        // I4/I5 of ALGEBRA.md.
+        assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),(2,2)):((20,2),(80,1))"), false, false), Ok(()));
+        assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),2,2):((20,2),80,1)"), true, false), Ok(()));
+        // Same size and set of offsets, rest modes swapped: wrong.
+        assert!(v_zipped_or_tiled(&a, &t, &lay("((4,8),(2,2)):((20,2),(1,80))"), false, false).is_err());
+        assert!(v_zipped_or_tiled(&a, &t, &lay("((8,4),(2,2)):((2,20),(80,1))"), false, false).is_err());
+        // Products: H5's zipped product.
+        let b = super::super::notation::parse_layout_or_tiler("(2,5):(1,2)").unwrap();
+        let a = lay("(3,4):(4,1)");
+        assert_eq!(v_zipped_or_tiled(&a, &b, &lay("((3,4),(2,5)):((4,1),(12,24))"), false, true), Ok(()));
+        assert!(v_zipped_or_tiled(&a, &b, &lay("((3,4),(2,5)):((4,1),(24,12))"), false, true).is_err());
+    }
+
+    #[test]
+    fn weak_complements_are_judged_by_policy_9() {
+        assert_eq!(v_complement(&lay("(4,8):(20,2)"), 192, &lay("(2,3):(1,80)")), Ok(()));
+        assert!(v_complement(&lay("(4,8):(20,2)"), 192, &lay("(2,3):(1,40)")).is_err());
+        // Falls short of the cotarget (C++'s 3:8).
+        assert!(v_complement(&lay("(3,2):(1,4)"), 24, &lay("3:8")).is_err());
+        // Overlapping modes have no complement at all.
+        assert!(v_complement(&lay("(2,2):(6,7)"), 24, &lay("1:0")).is_err());
+    }
 
     #[test]
     fn complement_reference() {
