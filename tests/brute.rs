@@ -307,6 +307,36 @@ pub fn modes_overlap(l: &Layout) -> bool {
     merged.windows(2).any(|w| w[1].1 < w[0].0 * w[0].1)
 }
 
+/// CuTe's complement construction where no exact complement exists (policy 9, "weak"): the
+/// modes of filter(L) sorted by stride and merged, a hole `⌊d/c⌋ : c` before each (c the
+/// extent so far), a rest `⌈cotarget/c⌉ : c`, coalesced by definition. `None` when the modes
+/// overlap. The second value says whether `(L, C)` reaches the cotarget (CuTe's
+/// post-condition `cosize((L, C)) ≥ cotarget`), which `complement` requires and a product does
+/// not (it needs disjoint copies instead).
+pub fn weak_complement(l: &Layout, cotarget: i64) -> Option<(Layout, bool)> {
+    if modes_overlap(l) {
+        return None;
+    }
+    let mut modes = filter_leaves(l);
+    modes.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in modes {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    let (mut extent, mut out) = (1i64, Vec::new());
+    for &(s, d) in &merged {
+        out.push((d / extent, extent));
+        extent = s * d;
+    }
+    out.push((ceil_div(cotarget, extent), extent));
+    let c = layout_of(&coalesce_def(&layout_of(&out)));
+    let top = merged.iter().map(|&(s, d)| (s - 1) * d).sum::<i64>() + table(&c).last().copied().unwrap_or(0);
+    Some((c, top + 1 >= cotarget))
+}
+
 /// The translates of A's image by the distinct `origins` are pairwise disjoint (the copies of
 /// A in a product, policy 9).
 pub fn copies_disjoint(a: &Layout, origins: &[i64]) -> bool {

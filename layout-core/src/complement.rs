@@ -29,6 +29,12 @@ pub fn complement_exact(layout: &Layout, cotarget: i64) -> Result<Layout> {
     Ok(coalesce(&complement_checked(layout, cotarget, true)?))
 }
 
+/// [`complement`] without the cotarget post-condition: what a product builds its copies of A
+/// from (it checks that the copies are disjoint instead, which is what it promises).
+pub(crate) fn complement_for_product(layout: &Layout, cotarget: i64) -> Result<Layout> {
+    Ok(coalesce(&complement_construct(layout, cotarget, false)?.0))
+}
+
 /// `complement(L)` with the cotarget `cosize(L)` (CuTe C++'s default).
 pub fn complement_default(layout: &Layout) -> Result<Layout> {
     complement(layout, layout.cosize()?)
@@ -50,6 +56,16 @@ pub fn complement_weak_at(layout: &Layout) -> Option<(i64, i64)> {
 }
 
 fn complement_checked(layout: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
+    let (c, modes_sorted) = complement_construct(layout, cotarget, exact)?;
+    if weak_reach_short(&modes_sorted, &c, cotarget)? {
+        let last = checked::add(max_offset(&modes_sorted)?, c.cosize()? - 1)?;
+        return Err(LayoutError::ComplementShort { layout: layout.to_string(), cotarget, last });
+    }
+    Ok(c)
+}
+
+/// The construction: the un-coalesced complement and the sorted, merged modes of filter(L).
+fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<(Layout, Vec<(i64, i64)>)> {
     layout.require_non_negative("complement")?;
     if cotarget < 1 {
         return Err(LayoutError::CotargetNotPositive { cotarget });
@@ -80,12 +96,7 @@ fn complement_checked(layout: &Layout, cotarget: i64, exact: bool) -> Result<Lay
         below = Some((s, d));
     }
     out.push((checked::ceil_div(cotarget, extent), extent));
-    let c = Layout::from_flat(&out)?;
-    if weak_reach_short(&modes_sorted, &c, cotarget)? {
-        let last = checked::add(max_offset(&modes_sorted)?, c.cosize()? - 1)?;
-        return Err(LayoutError::ComplementShort { layout: layout.to_string(), cotarget, last });
-    }
-    Ok(c)
+    Ok((Layout::from_flat(&out)?, modes_sorted))
 }
 
 /// CuTe's post-condition `cosize((L, L*)) ≥ cotarget`: it holds for an exact complement; a

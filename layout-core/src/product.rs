@@ -4,7 +4,7 @@
 use crate::checked;
 use std::collections::HashMap;
 
-use crate::complement::{complement, complement_weak_at};
+use crate::complement::{complement_for_product, complement_weak_at};
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
@@ -22,7 +22,7 @@ use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
     b.require_non_negative("logical_product (right operand)")?;
     let cotarget = checked::mul(a.size(), b.cosize()?)?;
-    let c = complement(a, cotarget)?;
+    let c = complement_for_product(a, cotarget)?;
     let copies = composition(&c, b)?;
     if let Some((stride, extent)) = complement_weak_at(a)
         && b.cosize()? > c.size()

@@ -332,16 +332,26 @@ proptest! {
     fn complement_law(l in small(), cotarget in 1i64..=300) {
         let want = brute::complement_values(&l, cotarget);
         if want.is_err() {
+            let weak = brute::weak_complement(&l, cotarget);
             match complement(&l, cotarget) {
                 Ok(c) => {
                     prop_assert!(!brute::modes_overlap(&l), "complement({}, {}) = {} though the modes overlap", l, cotarget, c);
+                    let (w, reaches) = weak.unwrap();
+                    prop_assert!(reaches, "complement({}, {}) = {} falls short of the cotarget", l, cotarget, c);
+                    prop_assert_eq!(brute::table(&c), brute::table(&w));
                     let got = brute::table(&c);
                     prop_assert_eq!(got.first(), Some(&0));
                     prop_assert!(got.windows(2).all(|w| w[0] < w[1]), "{} is not ordered", c);
                     let f = brute::layout_of(&brute::filter_leaves(&l));
                     prop_assert!(brute::is_injective(&brute::table(&concat2(&f, &c))), "(filter(L), {}) not injective", c);
                 }
-                Err(e) => prop_assert!(brute::modes_overlap(&l), "complement({}, {}) rejected ({}) though the modes do not overlap", l, cotarget, e),
+                Err(e) => prop_assert!(
+                    weak.is_none_or(|(_, reaches)| !reaches),
+                    "complement({}, {}) rejected ({}) though the modes do not overlap and it reaches the cotarget",
+                    l,
+                    cotarget,
+                    e
+                ),
             }
         } else {
             prop_assert_eq!(complement(&l, cotarget), complement_exact(&l, cotarget));
@@ -485,7 +495,21 @@ fn check_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
 /// flat_divide with a layout tiler: the tile part is `A ∘ B`, the rest part is A at the
 /// ordered tile origins of B (the last tile may reach past A), and the tiles cover A.
 fn check_flat_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
-    let Ok(r) = flat_divide(a, &Tiler::Layout(b.clone())) else { return Ok(()) };
+    let r = match flat_divide(a, &Tiler::Layout(b.clone())) {
+        Ok(r) => r,
+        // Where B divides A (policies 3 and 2 admit the logical divide), flat_divide must not
+        // reject: a rejection of an admissible input fails.
+        Err(e) => {
+            prop_assert!(
+                brute::divide_admissible(a, b).is_none(),
+                "flat_divide({}, {}) rejected ({}) though B divides A",
+                a,
+                b,
+                e
+            );
+            return Ok(());
+        }
+    };
     let tb = brute::table(b);
     prop_assert!(brute::is_injective(&tb), "flat_divide({}, {}) = {} with a non-injective tiler", a, b, r);
     let nb = tb.len() as i64;
@@ -610,7 +634,7 @@ fn check_product(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     let cot = brute::size(a) * cosize_b;
     let c = brute::complement_values(a, cot);
     // Without an exact complement: the weak one (policy 9; complement_law checks it).
-    let weak = if c.is_err() && !brute::modes_overlap(a) { complement(a, cot).ok() } else { None };
+    let weak = if c.is_err() { brute::weak_complement(a, cot).map(|(w, _)| w) } else { None };
     let want = match (&c, &weak) {
         (Ok(cv), _) => brute::composition_admissible(&brute::canonical_layout(cv).unwrap(), b),
         (Err(_), Some(w)) => {
@@ -818,11 +842,14 @@ proptest! {
         }
     }
 
-    /// `upcast<N>(downcast<N>(L)) = L` for non-negative strides.
+    /// `upcast<N>(downcast<N>(L)) = L` for non-negative strides, whenever downcast is
+    /// admissible (N = 1 or a stride-1 leaf); a rejection of an admissible downcast fails.
     #[test]
     fn downcast_then_upcast(l in layout_in(0..33, 4, 64), n in 1i64..=8) {
-        if let Ok(r) = downcast(&l, n) {
-            prop_assert_eq!(brute::table(&upcast(&r, n).unwrap()), brute::table(&l));
+        let unit = brute::leaves(&l).iter().any(|&(_, d)| d == 1);
+        match downcast(&l, n) {
+            Ok(r) => prop_assert_eq!(brute::table(&upcast(&r, n).unwrap()), brute::table(&l)),
+            Err(e) => prop_assert!(n > 1 && !unit, "downcast<{}>({}) rejected ({}) though admissible", n, l, e),
         }
     }
 }

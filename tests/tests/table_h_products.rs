@@ -44,7 +44,7 @@ fn h2_product_on_a_weak_complement_is_accepted() {
     let (a, b) = (lay("(4,8):(20,2)"), lay("(3,2):(2,1)"));
     let r = logical_product(&a, &b).unwrap();
     assert_disjoint_copies(&r, &a, &b);
-    assert_eq!(a.size() * cosize(&b), 192, "the cotarget of G16");
+    assert_eq!(a.size() * b.cosize().unwrap(), 192, "the cotarget of G16");
     assert!(complement_bases(&a, 192).is_err(), "A has no exact complement in 192");
     assert!(is_injective(&r));
     assert!(!is_bijection_onto(&r, 192));
