@@ -33,7 +33,7 @@ pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
 }
 
 /// The most offsets a weak product's disjointness check visits.
-pub const DISJOINT_CHECK_LIMIT: i64 = 1 << 22;
+pub const DISJOINT_CHECK_LIMIT: i64 = 1 << 18;
 
 /// The copies `A + copies(j)` for distinct origins are pairwise disjoint.
 fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, stride: i64, extent: i64) -> Result<()> {
