@@ -75,13 +75,13 @@ fn every_command_has_help() {
 fn usage_errors_exit_2() {
     for args in [
         &[][..],
-        &["eval"],                        // no expression
-        &["frobnicate", "4:1"],           // unknown command
-        &["eval", "--tv", "4:1"],         // an option of another command
+        &["eval"],                // no expression
+        &["frobnicate", "4:1"],   // unknown command
+        &["eval", "--tv", "4:1"], // an option of another command
         &["eval", "--tile", "2x2", "4:1"],
-        &["table", "--frob", "4:1"],      // unknown option
-        &["eval", "4:1", "8:1"],          // two expressions (unquoted spaces)
-        &["eval", "--batch", "4:1"],      // both
+        &["table", "--frob", "4:1"],         // unknown option
+        &["eval", "4:1", "8:1"],             // two expressions (unquoted spaces)
+        &["eval", "--batch", "4:1"],         // both
         &["show", "--tile", "4x4", "(4,4)"], // --tile needs --tv
         &["show", "--tv", "--tile", "0x4", "(4,4)"],
         &["expand", "--name"],

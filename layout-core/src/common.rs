@@ -4,9 +4,9 @@ use crate::checked;
 use crate::coalesce::coalesce;
 use crate::composition::composition;
 use crate::error::Result;
-use crate::inverse::right_inverse_where;
 #[cfg(doc)]
 use crate::inverse::right_inverse;
+use crate::inverse::right_inverse_where;
 use crate::layout::Layout;
 
 /// `max_common_layout(A, B)`: the largest `R` with `A(R(i)) = B(R(i)) = i` (R's values in

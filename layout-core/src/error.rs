@@ -270,7 +270,9 @@ impl LayoutError {
             ComplementNotExact { .. } => {
                 Some("make each stride a multiple of the extent the smaller modes cover (shape × stride)".into())
             }
-            ComplementOverlap { .. } => Some("remove or reorder the overlapping mode, or filter the layout first".into()),
+            ComplementOverlap { .. } => {
+                Some("remove or reorder the overlapping mode, or filter the layout first".into())
+            }
             NegativeStride { .. } => Some("reverse the mode with a positive stride instead".into()),
             TooManyModes { rank, .. } => Some(format!("give at most {rank} modes")),
             LeftInverseDivisibility { .. } => {

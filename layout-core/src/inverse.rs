@@ -40,7 +40,7 @@ pub fn right_inverse(layout: &Layout) -> Result<Layout> {
 
 /// The largest right inverse of L (as [`right_inverse`]) among those whose every prefix
 /// chain (flat modes) `accept`s: `max_common_layout` asks that A agrees too.
-pub(crate) fn right_inverse_where(layout: &Layout, accept: &dyn Fn(&[(i64, i64)]) -> bool) -> Result<Layout> {
+pub(crate) fn right_inverse_where(layout: &Layout, accept: &Accept<'_>) -> Result<Layout> {
     // Coalescing keeps the function of the index, and merges modes a chain would otherwise
     // have to read across (`(2,2,2):(1,2,3)` is `(4,2):(1,3)`, whose right inverse is `(3,2):(1,4)`).
     let mut modes = positioned(&coalesce(layout))?;
@@ -51,6 +51,9 @@ pub(crate) fn right_inverse_where(layout: &Layout, accept: &dyn Fn(&[(i64, i64)]
     let (_, chain) = search.best_from(1);
     Ok(coalesce(&Layout::from_flat(&chain)?))
 }
+
+/// A test on a candidate chain of flat `(size, stride)` modes.
+pub(crate) type Accept<'a> = dyn Fn(&[(i64, i64)]) -> bool + 'a;
 
 /// How many chain extensions [`right_inverse`] tries at most.
 pub const RIGHT_INVERSE_BUDGET: usize = 20_000;
@@ -65,7 +68,7 @@ struct ChainSearch<'a> {
     budget: usize,
     /// The chain so far, `(size, stride)` per mode.
     chain: Vec<(i64, i64)>,
-    accept: &'a dyn Fn(&[(i64, i64)]) -> bool,
+    accept: &'a Accept<'a>,
 }
 
 impl ChainSearch<'_> {

@@ -551,7 +551,13 @@ pub fn v_zipped_or_tiled(a: &Lay, b: &TElem, r: &Lay, tiled: bool, product: bool
         z1[0].modes()
     };
     ensure(p0.len() == bs.len() && p1.len() == am.len(), || {
-        format!("{} tile pieces and {} rest pieces for a tiler of {} on rank {}", p0.len(), p1.len(), bs.len(), am.len())
+        format!(
+            "{} tile pieces and {} rest pieces for a tiler of {} on rank {}",
+            p0.len(),
+            p1.len(),
+            bs.len(),
+            am.len()
+        )
     })?;
     for (i, bi) in bs.iter().enumerate() {
         match bi {

@@ -27,8 +27,8 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use layout_core::{
-    IntTuple, Layout, Tiler, coalesce, complement, complement_exact, composition, flat_divide, left_inverse, logical_divide,
-    max_common_layout, max_common_vector, parse_layout, right_inverse,
+    IntTuple, Layout, Tiler, coalesce, complement, complement_exact, composition, flat_divide, left_inverse,
+    logical_divide, max_common_layout, max_common_vector, parse_layout, right_inverse,
 };
 use layout_tests::brute;
 
@@ -424,7 +424,8 @@ fn check_weak_complement(l: &Layout, cotarget: i64, stats: &mut Stats) {
         (Ok(c), Some((w, true))) => {
             stats.count("weak complement accepted");
             let t = brute::table(&c);
-            let filtered = brute::layout_of(&brute::filter_leaves(l).into_iter().chain(brute::leaves(&c)).collect::<Vec<_>>());
+            let filtered =
+                brute::layout_of(&brute::filter_leaves(l).into_iter().chain(brute::leaves(&c)).collect::<Vec<_>>());
             if t != brute::table(w)
                 || t.first() != Some(&0)
                 || !t.windows(2).all(|x| x[0] < x[1])
@@ -545,7 +546,9 @@ fn check_common_layout(a: &Layout, b: &Layout, best: i64, stats: &mut Stats) {
         Ok(r) => {
             let (ta, tb) = (brute::table(a), brute::table(b));
             let ok = brute::table(&r).into_iter().enumerate().all(|(i, j)| {
-                (0..ta.len().min(tb.len()) as i64).contains(&j) && ta[j as usize] == i as i64 && tb[j as usize] == i as i64
+                (0..ta.len().min(tb.len()) as i64).contains(&j)
+                    && ta[j as usize] == i as i64
+                    && tb[j as usize] == i as i64
             });
             if !ok || brute::size(&r) != best {
                 stats.fail(format!("max_common_layout({a}, {b}) = {r}, brute-force maximum size {best}"));

@@ -62,7 +62,8 @@ impl Rng {
 
 fn int(r: &mut Rng) -> String {
     match r.below(10) {
-        0 => r.pick(&["0", "-1", "9223372036854775807", "-9223372036854775807", "4611686018427387904", "2147483648"])
+        0 => r
+            .pick(&["0", "-1", "9223372036854775807", "-9223372036854775807", "4611686018427387904", "2147483648"])
             .to_string(),
         1 | 2 => format!("-{}", r.below(40)),
         _ => r.below(40).to_string(),
@@ -107,8 +108,7 @@ fn layout(r: &mut Rng) -> String {
 
 fn tiler(r: &mut Rng) -> String {
     let n = 1 + r.below(3);
-    let items: Vec<String> =
-        (0..n).map(|_| if r.chance(4) { "_".to_string() } else { layout(r) }).collect();
+    let items: Vec<String> = (0..n).map(|_| if r.chance(4) { "_".to_string() } else { layout(r) }).collect();
     format!("[{}]", items.join(","))
 }
 
@@ -170,7 +170,10 @@ fn fuzz(name: &str, secs: f64, mut next: impl FnMut(&mut Rng, usize) -> String, 
         for text in inputs {
             let t = text.clone();
             let r = std::panic::catch_unwind(move || target(&t)).map_err(|e| {
-                e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+                e.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default()
             });
             if done_tx.send(r).is_err() {
                 return;
@@ -234,7 +237,19 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 fn fuzz_notation() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let corpus = corpus();
-    fuzz("notation", seconds(), |r, i| if i % 2 == 0 { let s = *r.pick(&corpus); mutate(r, s) } else { expr(r, 3) }, evaluate_target);
+    fuzz(
+        "notation",
+        seconds(),
+        |r, i| {
+            if i % 2 == 0 {
+                let s = *r.pick(&corpus);
+                mutate(r, s)
+            } else {
+                expr(r, 3)
+            }
+        },
+        evaluate_target,
+    );
 }
 
 #[test]
@@ -247,5 +262,17 @@ fn fuzz_algebra() {
 fn fuzz_codegen() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let corpus = corpus();
-    fuzz("codegen", seconds(), |r, i| if i % 2 == 0 { let s = *r.pick(&corpus); mutate(r, s) } else { expr(r, 2) }, expand_target);
+    fuzz(
+        "codegen",
+        seconds(),
+        |r, i| {
+            if i % 2 == 0 {
+                let s = *r.pick(&corpus);
+                mutate(r, s)
+            } else {
+                expr(r, 2)
+            }
+        },
+        expand_target,
+    );
 }

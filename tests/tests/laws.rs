@@ -21,11 +21,12 @@ use std::time::Duration;
 
 use layout_core::{
     IntTuple, Layout, LayoutError, SliceCoord, Tiler, Value, blocked_product, coalesce, coalesce_by_mode,
-    coalesce_extended, complement, complement_default, complement_exact, complement_modes, composition, composition_tiler, downcast,
-    evaluate, filter, filter_by_mode, flat_divide, flat_product, left_inverse, logical_divide, logical_divide_tiler,
-    logical_product, logical_product_tiler, make_layout_like, make_ordered_layout, max_common_layout,
-    max_common_vector, nullspace, parse_layout, parse_tiler, raked_product, right_inverse, slice, tile_to_shape,
-    tiled_divide, tiled_product, upcast, with_shape, zipped_divide, zipped_product,
+    coalesce_extended, complement, complement_default, complement_exact, complement_modes, composition,
+    composition_tiler, downcast, evaluate, filter, filter_by_mode, flat_divide, flat_product, left_inverse,
+    logical_divide, logical_divide_tiler, logical_product, logical_product_tiler, make_layout_like,
+    make_ordered_layout, max_common_layout, max_common_vector, nullspace, parse_layout, parse_tiler, raked_product,
+    right_inverse, slice, tile_to_shape, tiled_divide, tiled_product, upcast, with_shape, zipped_divide,
+    zipped_product,
 };
 use layout_tests::brute;
 use proptest::prelude::*;
@@ -799,7 +800,14 @@ fn check_common(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     prop_assert!(k >= 1 && k <= best.max(1), "max_common_vector({}, {}) = {}, brute force {}", a, b, k, best);
     if brute::size(a).min(brute::size(b)) <= 64 {
         let by_modes = brute::common_layout_max_by_modes(a, b);
-        prop_assert!(k >= by_modes, "max_common_vector({}, {}) = {}, a common layout of size {} exists", a, b, k, by_modes);
+        prop_assert!(
+            k >= by_modes,
+            "max_common_vector({}, {}) = {}, a common layout of size {} exists",
+            a,
+            b,
+            k,
+            by_modes
+        );
     }
     let r = max_common_layout(a, b).unwrap();
     prop_assert_eq!(brute::size(&r), k);

@@ -85,10 +85,7 @@ fn product_whose_copies_collide_is_rejected() {
     let pycute = lay("((3,2),2):((6,2),2)");
     assert!(!is_injective(&pycute), "pycute's answer repeats offset 2");
     // Divides keep needing exact complements.
-    assert!(matches!(
-        eval_err("logical_divide(64:1, (4,8):(1,5))"),
-        LayoutError::TilerNotBijective { .. }
-    ));
+    assert!(matches!(eval_err("logical_divide(64:1, (4,8):(1,5))"), LayoutError::TilerNotBijective { .. }));
 }
 
 #[test]
