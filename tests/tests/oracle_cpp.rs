@@ -7,9 +7,11 @@
 //! with disjoint copies) is newer than `bf.py`, which requires exact complements. This judge
 //! (`tests/oracle/bf.rs`) accepts a weak complement when it is CuTe's construction, ordered,
 //! injective with L and reaching the cotarget, and a product on one when its copies of A are
-//! pairwise disjoint. `/work/shared/tools/oracle-check` therefore counts two answers as wrong
-//! that this replay accepts by brute force: cpp-public-00490 (a product whose 8 copies are
-//! disjoint) and cpp-public-01369 (a weak complement).
+//! pairwise disjoint. The reference `oracle-check` therefore counts four answers as wrong that
+//! this replay accepts by brute force: cpp-public-00211 and cpp-public-00238 (raked products
+//! whose copies of the block are disjoint), cpp-public-00490 (a product whose 8 copies are
+//! disjoint) and cpp-public-01369 (a weak complement that reaches its cotarget); plus
+//! cpp-public-01483 below, which both judges flag.
 
 use layout_tests::oracle::bf::Check;
 use layout_tests::oracle::pycute::compose_ok;
