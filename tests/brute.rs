@@ -291,6 +291,66 @@ pub fn filter_leaves(l: &Layout) -> Vec<(i64, i64)> {
     leaves(l).into_iter().filter(|&(s, d)| s != 1 && d != 0).collect()
 }
 
+/// The modes of `filter(L)`, sorted by stride and merged where contiguous, overlap: some
+/// mode starts before the extent `shape × stride` of the one below it ends. CuTe's complement
+/// construction (exact or weak) needs them not to (ALGEBRA.md policy 9).
+pub fn modes_overlap(l: &Layout) -> bool {
+    let mut modes = filter_leaves(l);
+    modes.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in modes {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    merged.windows(2).any(|w| w[1].1 < w[0].0 * w[0].1)
+}
+
+/// CuTe's complement construction where no exact complement exists (policy 9, "weak"): the
+/// modes of filter(L) sorted by stride and merged, a hole `⌊d/c⌋ : c` before each (c the
+/// extent so far), a rest `⌈cotarget/c⌉ : c`, coalesced by definition. `None` when the modes
+/// overlap. The second value says whether `(L, C)` reaches the cotarget (CuTe's
+/// post-condition `cosize((L, C)) ≥ cotarget`), which `complement` requires and a product does
+/// not (it needs disjoint copies instead).
+pub fn weak_complement(l: &Layout, cotarget: i64) -> Option<(Layout, bool)> {
+    if modes_overlap(l) {
+        return None;
+    }
+    let mut modes = filter_leaves(l);
+    modes.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in modes {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    let (mut extent, mut out) = (1i64, Vec::new());
+    for &(s, d) in &merged {
+        out.push((d / extent, extent));
+        extent = s * d;
+    }
+    out.push((ceil_div(cotarget, extent), extent));
+    let c = layout_of(&coalesce_def(&layout_of(&out)));
+    let top = merged.iter().map(|&(s, d)| (s - 1) * d).sum::<i64>() + table(&c).last().copied().unwrap_or(0);
+    Some((c, top + 1 >= cotarget))
+}
+
+/// The translates of A's image by the distinct `origins` are pairwise disjoint (the copies of
+/// A in a product, policy 9).
+pub fn copies_disjoint(a: &Layout, origins: &[i64]) -> bool {
+    let img: BTreeSet<i64> = table(a).into_iter().collect();
+    let distinct: BTreeSet<i64> = origins.iter().copied().collect();
+    let mut seen = BTreeSet::new();
+    distinct.iter().all(|&o| {
+        let copy: BTreeSet<i64> = img.iter().map(|&v| v + o).collect();
+        let fresh = copy.is_disjoint(&seen);
+        seen.extend(copy);
+        fresh
+    })
+}
+
 /// The exact ordered complement of L for `cotarget`, as its values: the origins of the
 /// ordered exact tiling of `[0, T)` by translates of `filter(L)`'s image, with
 /// `T = ⌈cotarget/P⌉·P` and `P = max(s·d)` over `filter(L)`'s leaves (1 when there are none),
@@ -372,6 +432,31 @@ pub fn right_inverse_max(l: &Layout) -> i64 {
     (1..=prefix_in_image(l)).rev().find(|&n| fits(n)).unwrap_or(1)
 }
 
+/// As [`right_inverse_max`], with every stride of R an index whose natural coordinate in L
+/// is non-zero in at most one mode (each mode of R reads along one mode of L): the class
+/// `right_inverse` searches (on the coalesced L, which has the same function of the index).
+/// For an injective L with non-negative strides the two agree.
+pub fn right_inverse_max_by_modes(l: &Layout) -> i64 {
+    let t = table(l);
+    let shape: Vec<i64> = coalesce_def(l).iter().map(|&(s, _)| s).collect();
+    let one_mode = |mut i: i64| {
+        let mut nonzero = 0;
+        for &s in &shape {
+            nonzero += usize::from(i % s != 0);
+            i /= s;
+        }
+        nonzero <= 1
+    };
+    let mut pre: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (i, &v) in t.iter().enumerate() {
+        if one_mode(i as i64) {
+            pre.entry(v).or_default().push(i as i64);
+        }
+    }
+    let fits = |n: i64| factorizations(n).iter().any(|fac| right_inverse_search(&t, &pre, fac, &mut Vec::new()));
+    (1..=prefix_in_image(l)).rev().find(|&n| fits(n)).unwrap_or(1)
+}
+
 /// Depth-first: the strides chosen so far are `strides` (for the first factors of `fac`).
 fn right_inverse_search(t: &[i64], pre: &HashMap<i64, Vec<i64>>, fac: &[i64], strides: &mut Vec<i64>) -> bool {
     let k = strides.len();
@@ -392,6 +477,44 @@ fn right_inverse_search(t: &[i64], pre: &HashMap<i64, Vec<i64>>, fac: &[i64], st
         strides.pop();
     }
     false
+}
+
+/// The largest N for which some layout R of size N (of any flat shape) has `R(i)` in both
+/// domains and `A(R(i)) = B(R(i)) = i` for every `i < N`: what `max_common_vector` promises
+/// (searched like [`right_inverse_max`], over the indices where A and B agree).
+pub fn common_layout_max(a: &Layout, b: &Layout) -> i64 {
+    common_layout_search(a, b, false)
+}
+
+/// As [`common_layout_max`], with every stride of R an index whose natural coordinate in
+/// coalesced B is non-zero in at most one mode: the class `max_common_layout` searches.
+pub fn common_layout_max_by_modes(a: &Layout, b: &Layout) -> i64 {
+    common_layout_search(a, b, true)
+}
+
+fn common_layout_search(a: &Layout, b: &Layout, by_modes: bool) -> i64 {
+    let shape: Vec<i64> = coalesce_def(b).iter().map(|&(s, _)| s).collect();
+    let one_mode = |mut i: i64| {
+        let mut nonzero = 0;
+        for &s in &shape {
+            nonzero += usize::from(i % s != 0);
+            i /= s;
+        }
+        !by_modes || nonzero <= 1
+    };
+    let (ta, tb) = (table(a), table(b));
+    let n = ta.len().min(tb.len());
+    // The common table: `A(i)` where A and B agree, a value no prefix reaches elsewhere.
+    let t: Vec<i64> = (0..n).map(|i| if ta[i] == tb[i] { ta[i] } else { -1 }).collect();
+    let mut pre: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (i, &v) in t.iter().enumerate() {
+        if v >= 0 && one_mode(i as i64) {
+            pre.entry(v).or_default().push(i as i64);
+        }
+    }
+    let reach = (0..).find(|k| !pre.contains_key(k)).unwrap_or(0);
+    let fits = |n: i64| factorizations(n).iter().any(|fac| right_inverse_search(&t, &pre, fac, &mut Vec::new()));
+    (1..=reach).rev().find(|&n| fits(n)).unwrap_or(1)
 }
 
 /// The largest N such that every `n < N` has an index i in both domains with

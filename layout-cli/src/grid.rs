@@ -168,13 +168,16 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
     }
     let (threads, values) =
         (l.mode(0).map_err(|e| e.to_string())?.size(), l.mode(1).map_err(|e| e.to_string())?.size());
+    if l.size() > MAX_SIDE * MAX_SIDE {
+        return Err(format!(
+            "`{l}` has {} (thread, value) pairs; the tools draw at most {MAX_SIDE}x{MAX_SIDE} cells",
+            l.size()
+        ));
+    }
     let cosize = l.cosize().map_err(|e| e.to_string())?;
     let (rows, cols) = match tile {
         Some(t) => t,
-        None => {
-            let m = (1..=cosize).filter(|m| cosize % m == 0 && m * m <= cosize).max().unwrap_or(1);
-            (m, cosize / m)
-        }
+        None => square_tile(cosize)?,
     };
     check_side(rows, cols)?;
     let mut cells = vec![Cell::ThreadValue(None); (rows * cols) as usize];
@@ -196,6 +199,18 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
         extent: threads,
         swizzle_bits: None,
     })
+}
+
+/// The most nearly square M×N tile with `M·N = cosize`, `M ≤ N`; only searched up to the
+/// largest grid the tools draw (M ≤ √cosize ≤ MAX_SIDE), so a huge cosize is an error at once.
+fn square_tile(cosize: i64) -> Result<(i64, i64), String> {
+    if cosize > MAX_SIDE * MAX_SIDE {
+        return Err(format!(
+            "the layout addresses {cosize} elements, more than a {MAX_SIDE}x{MAX_SIDE} grid holds; give a smaller --tile MxN"
+        ));
+    }
+    let m = (1..=MAX_SIDE).take_while(|m| m * m <= cosize).filter(|m| cosize % m == 0).last().unwrap_or(1);
+    Ok((m, cosize / m))
 }
 
 fn check_side(rows: i64, cols: i64) -> Result<(), String> {

@@ -9,141 +9,173 @@
 //! layout explain 'composition((4,6):(2,3), 6:3)'         # the algorithm's steps, or why not
 //! layout expand --name Tiled '((2,4),3):((1,6),2)'       # the code `layout!` emits
 //! ```
+//!
+//! Exit codes: 0 success (also when the reader of stdout goes away, as `cat` does), 1 an
+//! expression is rejected or a file cannot be written, 2 a usage error (clap's).
 
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{Args, Parser, Subcommand};
 use layout_cli::{eval_line, expand, explain, functions, parse_tile, show, svg, table_line};
 
-const USAGE: &str = "usage: layout COMMAND [OPTIONS] (EXPR | --batch)
-commands:
-  eval EXPR       the value of EXPR in canonical notation
-  table EXPR      a layout's offsets at indices 0..size-1, space-separated
-  show EXPR       a layout as a text grid (rows: mode 0, columns: the other modes)
-  svg EXPR        the same grid as an SVG picture (-o FILE to write a file)
-  explain EXPR    the steps of a composition, divide or product, or why it is rejected
-  expand EXPR     the Rust code `layout!` emits for EXPR (--name NAME, default L)
-  functions       the operations of the expression language
-options:
-  --batch         (eval, table) one expression per stdin line -> one output line each
-  --tv            (show, svg) EXPR is a thread-value layout (T,V) -> index into a tile
-  --tile MxN      (show, svg with --tv) the tile the indices address, column-major
-  -o FILE         (svg) write the picture to FILE
-  --name NAME     (expand) the name of the generated type";
-
-/// A subcommand: one expression in, the text to print (or the error) out.
-type Command = dyn Fn(&str) -> Result<String, String>;
-
-struct Opts {
-    batch: bool,
-    tv: bool,
-    tile: Option<(i64, i64)>,
-    out: Option<String>,
-    name: String,
-    expr: Option<String>,
+#[derive(Parser)]
+#[command(name = "layout", version, about = "Evaluate, tabulate, draw and explain CuTe layout expressions")]
+#[command(subcommand_required = true)]
+#[command(after_help = "Quote expressions: layout eval 'logical_divide((8,8):(1,8), [4:1,2:1])'")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn parse_opts(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { batch: false, tv: false, tile: None, out: None, name: "L".into(), expr: None };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--batch" => o.batch = true,
-            "--tv" => o.tv = true,
-            "--tile" => o.tile = Some(parse_tile(it.next().ok_or("--tile needs a value")?)?),
-            "-o" | "--output" => o.out = Some(it.next().ok_or("-o needs a file name")?.clone()),
-            "--name" => o.name = it.next().ok_or("--name needs a type name")?.clone(),
-            _ if o.expr.is_none() => o.expr = Some(a.clone()),
-            _ => return Err(format!("unexpected argument `{a}` (quote the expression)")),
-        }
-    }
-    Ok(o)
+#[derive(Subcommand)]
+enum Command {
+    /// The value of EXPR in canonical notation (an integer for size, cosize, rank, depth).
+    Eval(Batch),
+    /// A layout's offsets at indices 0..size-1, space-separated.
+    Table(Batch),
+    /// A layout as a text grid (rows: mode 0, columns: the other modes), as CuTe's print_layout.
+    Show(Draw),
+    /// The same grid as an SVG picture.
+    Svg {
+        #[command(flatten)]
+        draw: Draw,
+        /// Write the picture to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// The steps of a composition, divide, product or complement, or why it is rejected.
+    Explain {
+        /// The expression to explain.
+        #[arg(allow_negative_numbers = true)]
+        expr: String,
+    },
+    /// The Rust code `layout!` emits for EXPR.
+    Expand {
+        /// The expression.
+        #[arg(allow_negative_numbers = true)]
+        expr: String,
+        /// The name of the generated type.
+        #[arg(long, default_value = "L")]
+        name: String,
+    },
+    /// The operations of the expression language.
+    Functions,
+}
+
+#[derive(Args)]
+struct Batch {
+    /// The expression (quote it).
+    #[arg(required_unless_present = "batch", conflicts_with = "batch", allow_negative_numbers = true)]
+    expr: Option<String>,
+    /// Read one expression per stdin line; print one result or `error: …` line each.
+    #[arg(long)]
+    batch: bool,
+}
+
+#[derive(Args)]
+struct Draw {
+    /// The layout (quote it).
+    #[arg(allow_negative_numbers = true)]
+    expr: String,
+    /// EXPR is a thread-value layout (T,V) -> index into a tile.
+    #[arg(long)]
+    tv: bool,
+    /// With --tv: the M×N tile the indices address, column-major (`MxN` or `(M,N)`).
+    #[arg(long, value_name = "MxN", requires = "tv", value_parser = parse_tile)]
+    tile: Option<(i64, i64)>,
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(cmd) = args.first() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let opts = match parse_opts(&args[1..]) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let run: Box<Command> = match cmd.as_str() {
-        "eval" => Box::new(eval_line),
-        "table" => Box::new(table_line),
-        "show" => Box::new(move |e| show(e, opts.tv, opts.tile)),
-        "svg" => Box::new(move |e| svg(e, opts.tv, opts.tile)),
-        "explain" => Box::new(explain),
-        "expand" => {
-            let name = opts.name.clone();
-            Box::new(move |e| expand(e, &name))
-        }
-        "functions" => {
-            println!("{}", functions());
-            return ExitCode::SUCCESS;
-        }
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        _ => {
-            eprintln!("error: unknown command `{cmd}`\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    if opts.batch {
-        return batch(&*run);
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Eval(b) => run_batchable(b, eval_line),
+        Command::Table(b) => run_batchable(b, table_line),
+        Command::Show(d) => finish(show(&d.expr, d.tv, d.tile), None),
+        Command::Svg { draw: d, output } => finish(svg(&d.expr, d.tv, d.tile), output),
+        Command::Explain { expr } => run_explain(&expr),
+        Command::Expand { expr, name } => finish(expand(&expr, &name), None),
+        Command::Functions => finish(Ok(functions()), None),
     }
-    let Some(expr) = opts.expr else {
-        eprintln!("error: `{cmd}` needs an expression\n{USAGE}");
-        return ExitCode::from(2);
-    };
-    match run(&expr) {
-        Ok(out) => match opts.out {
-            Some(path) => match std::fs::write(&path, out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: cannot write {path}: {e}");
-                    ExitCode::FAILURE
-                }
-            },
-            None => {
-                println!("{}", out.trim_end());
-                ExitCode::SUCCESS
+}
+
+/// `explain`: the narration goes to stdout whether or not the operation is accepted; the
+/// exit code says which.
+fn run_explain(expr: &str) -> ExitCode {
+    match explain(expr) {
+        Ok(out) => print(&out, ExitCode::SUCCESS),
+        Err(out) => print(&out, ExitCode::FAILURE),
+    }
+}
+
+fn run_batchable(b: Batch, run: fn(&str) -> Result<String, String>) -> ExitCode {
+    match b.expr {
+        Some(expr) if !b.batch => finish(run(&expr), None),
+        _ => batch(run),
+    }
+}
+
+/// Prints (or writes to `output`) a result, or the error on stderr with exit code 1.
+fn finish(result: Result<String, String>, output: Option<PathBuf>) -> ExitCode {
+    match (result, output) {
+        (Ok(out), Some(path)) => match std::fs::write(&path, out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                ExitCode::FAILURE
             }
         },
-        Err(msg) => {
-            if cmd == "explain" {
-                println!("{msg}");
-            } else {
-                eprintln!("error: {msg}");
-            }
+        (Ok(out), None) => print(&out, ExitCode::SUCCESS),
+        (Err(msg), _) => {
+            eprintln!("error: {msg}");
             ExitCode::FAILURE
         }
     }
 }
 
-/// One output line per input line, whatever happens; never stops early.
-fn batch(run: &Command) -> ExitCode {
+/// Writes `text` and a newline to stdout; a reader that went away (`| head`) ends the
+/// program quietly with `code`, any other write error with code 1.
+fn print(text: &str, code: ExitCode) -> ExitCode {
+    let mut out = io::stdout().lock();
+    match writeln!(out, "{}", text.trim_end()).and_then(|()| out.flush()) {
+        Ok(()) => code,
+        Err(e) => write_failed(&e),
+    }
+}
+
+fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("error: cannot write to stdout: {e}");
+        ExitCode::FAILURE
+    }
+}
+
+/// One output line per input line, whatever happens; never stops early (except when the
+/// reader of stdout goes away).
+fn batch(run: fn(&str) -> Result<String, String>) -> ExitCode {
     let stdin = io::stdin().lock();
-    let mut out = BufWriter::new(io::stdout().lock());
-    for line in stdin.lines() {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for line in stdin.split(b'\n') {
         let line = match line {
-            Ok(l) => run(&l),
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(l) => run(l.strip_suffix('\r').unwrap_or(&l)),
+                Err(_) => Err("the input line is not UTF-8".into()),
+            },
             Err(e) => Err(format!("unreadable input line: {e}")),
         };
         let written = match line {
             Ok(v) => writeln!(out, "{}", v.replace('\n', " ")),
             Err(msg) => writeln!(out, "error: {}", msg.replace('\n', " ")),
         };
-        if written.is_err() {
-            return ExitCode::FAILURE;
+        if let Err(e) = written {
+            return write_failed(&e);
         }
     }
-    if out.flush().is_err() { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    match out.flush() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => write_failed(&e),
+    }
 }

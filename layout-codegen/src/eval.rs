@@ -4,7 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use layout_core::notation::{Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, evaluate_expr, parse};
+use layout_core::notation::{
+    Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, did_you_mean, evaluate_expr, parse,
+};
 use layout_core::{Layout, LayoutError};
 use quote::ToTokens;
 
@@ -176,7 +178,7 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
             cx.error(expr.error_at(span.start, span.end, message));
             ok = false;
         } else if FUNCTIONS.iter().all(|f| f.name != name) {
-            let close = closest(name, scope.env.keys().map(String::as_str));
+            let help = did_you_mean(name, scope.env.keys().map(String::as_str));
             let mut known: Vec<&str> = scope.env.keys().map(String::as_str).collect();
             known.sort_unstable();
             let message = if scope.later.is_empty() {
@@ -188,7 +190,6 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
             } else {
                 format!("unknown name `{name}` (defined so far: {})", known.join(", "))
             };
-            let help = (!close.is_empty()).then(|| format!("did you mean {}?", close.join(" or ")));
             cx.error(expr.error_at(span.start, span.end, with_help(message, help)));
             ok = false;
         }
@@ -202,8 +203,7 @@ pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
     if let ExprKind::Call { name, name_span, .. } = &e.kind
         && !FUNCTIONS.iter().any(|f| f.name == name)
     {
-        let close = closest(name, FUNCTIONS.iter().map(|f| f.name));
-        let help = (!close.is_empty()).then(|| format!("did you mean {}?", close.join(" or ")));
+        let help = did_you_mean(name, FUNCTIONS.iter().map(|f| f.name));
         let message = with_help(format!("unknown operation `{name}`"), help);
         cx.error(expr.error_at(name_span.start, name_span.end, message));
         ok = false;
@@ -215,37 +215,6 @@ pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
         ExprKind::Layout(s, d) => check_calls(s, expr, cx) & check_calls(d, expr, cx) && ok,
         _ => ok,
     }
-}
-
-/// The candidates within a small edit distance of `name`, closest first, as `` `name` ``.
-fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<String> {
-    let limit = (name.len() / 3).max(1);
-    let mut near: Vec<(usize, &str)> =
-        candidates.map(|c| (edit_distance(name, c), c)).filter(|&(d, c)| d <= limit || c.starts_with(name)).collect();
-    near.sort();
-    near.into_iter().take(3).map(|(_, c)| format!("`{c}`")).collect()
-}
-
-/// Edit distance with adjacent transpositions (optimal string alignment): `Tiel` is one
-/// edit from `Tile`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    d[0] = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 fn collect_names<'a>(e: &'a Expr, out: &mut Vec<(&'a str, Span)>) {

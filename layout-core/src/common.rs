@@ -4,44 +4,50 @@ use crate::checked;
 use crate::coalesce::coalesce;
 use crate::composition::composition;
 use crate::error::Result;
+#[cfg(doc)]
 use crate::inverse::right_inverse;
+use crate::inverse::right_inverse_where;
 use crate::layout::Layout;
 
-/// `max_common_layout(A, B)`: the largest `R` with `A(R(i)) = B(R(i)) = i`, found from
-/// `A ∘ B‡`: its leading stride-1 mode of size K gives `B‡ ∘ K:1`; `1:0` when there is none.
+/// `max_common_layout(A, B)`: the largest `R` with `A(R(i)) = B(R(i)) = i` (R's values in
+/// both domains): the largest right inverse of B (see [`right_inverse`], same search and
+/// bounds) on which A agrees, `1:0` when there is none. CuTe C++ reads it off `A ∘ B‡`, which
+/// misses common layouts when B‡'s first choice is not A's or when `A ∘ B‡` is not
+/// admissible past the common part.
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
-    let inv_b = right_inverse(b)?;
-    let k = common_prefix(a, &inv_b)?;
-    if k <= 1 {
-        return Layout::scalar(1, 0);
-    }
-    composition(&inv_b, &Layout::scalar(k, 1)?)
+    let size_a = a.size();
+    right_inverse_where(b, &|chain| agrees(a, size_a, chain))
 }
 
-/// `max_common_vector(A, B)`: the number of leading elements whose offsets A and B agree on,
-/// `K` with `A(B‡(k)) = k` for `k < K` (the size of `max_common_layout`).
+/// `max_common_vector(A, B)`: the size of [`max_common_layout`], the number of leading
+/// offsets A and B reach at the same index by a layout.
 pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
-    let inv_b = right_inverse(b)?;
-    common_prefix(a, &inv_b).map(|k| k.max(1))
+    max_common_layout(a, b).map(|r| r.size())
 }
 
-/// Size of the leading stride-1 mode of `coalesce(A ∘ inv)`, restricted to the domain both
-/// share. When the whole composition is not admissible, the longest admissible prefix of
-/// `inv`'s modes is used (still exact, possibly conservative).
-fn common_prefix(a: &Layout, inv: &Layout) -> Result<i64> {
-    let modes = inv.flat_modes();
-    for len in (1..=modes.len()).rev() {
-        let prefix = Layout::from_flat(&modes[..len])?;
-        if prefix.size() > a.size() {
-            continue;
-        }
-        if let Ok(r) = composition(a, &prefix) {
-            let (s, d) = coalesce(&r).flat_modes()[0];
-            return Ok(if d == 1 { s } else { 1 });
-        }
+/// `A(R(i)) = i` on R's domain with `R(i) < |A|`, R the flat `chain`.
+fn agrees(a: &Layout, size_a: i64, chain: &[(i64, i64)]) -> bool {
+    let Ok(r) = Layout::from_flat(chain) else { return false };
+    let last = chain.iter().try_fold(0i64, |acc, &(s, d)| acc.checked_add((s - 1).checked_mul(d)?));
+    if last.is_none_or(|l| l >= size_a) {
+        return false;
     }
-    Ok(1)
+    match composition(a, &r) {
+        Ok(c) => {
+            let c = coalesce(&c);
+            c.size() == 1 || c.flat_modes().first().is_some_and(|&(s, d)| s == c.size() && d == 1)
+        }
+        // The composition can be inadmissible as a layout while agreeing on R's points
+        // (`(2,2):(0,1)` at `2:3`): small R are checked point by point.
+        Err(_) if r.size() <= POINTWISE_LIMIT => {
+            (0..r.size()).all(|i| r.eval(i).and_then(|j| a.eval(j)).is_ok_and(|v| v == i))
+        }
+        Err(_) => false,
+    }
 }
+
+/// Up to this size, a candidate common layout the composition rejects is checked point by point.
+const POINTWISE_LIMIT: i64 = 1 << 12;
 
 /// `nullspace(L)`: the injective layout whose image is `{i : L(i) = 0}`, in increasing order:
 /// the stride-0 leaves of L, each with the stride of its index position (CuTe C++ keeps the

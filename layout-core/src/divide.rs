@@ -1,7 +1,7 @@
 //! Divides (paper §3.5.2): `A ⊘ B = A ∘ (B, complement(B, |A|))`, mode 0 the tile, mode 1
 //! the rest; and the zipped / tiled / flat rearrangements of CuTe C++.
 
-use crate::complement::complement;
+use crate::complement::complement_exact;
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
@@ -22,7 +22,8 @@ fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<La
     let n = a.size();
     let not_bijective =
         |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
-    let c = complement(b, n).map_err(|e| not_bijective(e.to_string()))?;
+    // A weak complement never gives a bijection onto [0, |A|) (ALGEBRA.md policy 9).
+    let c = complement_exact(b, n).map_err(|e| not_bijective(e.to_string()))?;
     let star = Layout::concat([b.clone(), c])?;
     if exact {
         if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {

@@ -67,17 +67,30 @@ pub enum LayoutError {
     #[error("{op} needs non-negative strides, but `{layout}` has the stride {stride}")]
     NegativeStride { op: &'static str, layout: String, stride: i64 },
 
+    /// Not "not injective": `(2,2):(6,7)` (offsets 0, 6, 7, 13) is injective, yet its modes
+    /// overlap, which is what the complement's construction cannot handle.
     #[error(
-        "complement: `{layout}` is not injective: its mode {shape}:{stride} starts inside the extent {extent} \
-         already covered by its smaller strides"
+        "complement: the modes of `{layout}` overlap: its mode {shape}:{stride} starts at offset {stride}, inside \
+         the extent {extent} spanned by its modes of smaller stride (up to {below}); the complement's construction \
+         needs modes that do not overlap (each stride at least the extent shape × stride of the smaller ones)"
     )]
-    ComplementNotInjective { layout: String, shape: i64, stride: i64, extent: i64 },
+    ComplementOverlap { layout: String, shape: i64, stride: i64, extent: i64, below: String },
 
     #[error(
         "complement is not exact: the stride {stride} of `{layout}` is not a multiple of the extent {extent} \
          covered by its smaller strides, so (L, complement) cannot tile a contiguous range"
     )]
     ComplementNotExact { layout: String, stride: i64, extent: i64 },
+
+    #[error(
+        "complement: `{layout}` has only a weak complement (a stride is not a multiple of the extent below it), \
+         and it falls short: (L, complement) ends at offset {last}, so it does not reach the cotarget {cotarget} \
+         (CuTe's post-condition cosize((L, complement)) ≥ cotarget)"
+    )]
+    ComplementShort { layout: String, cotarget: i64, last: i64 },
+
+    #[error("logical_product: the copies of `{lhs}` in its product with `{rhs}` are not disjoint: {detail}")]
+    ProductCopiesOverlap { lhs: String, rhs: String, detail: String },
 
     #[error("the cotarget must be positive, got {cotarget}")]
     CotargetNotPositive { cotarget: i64 },
@@ -307,7 +320,9 @@ impl LayoutError {
             ComplementNotExact { .. } => {
                 Some("make each stride a multiple of the extent the smaller modes cover (shape × stride)".into())
             }
-            ComplementNotInjective { .. } => Some("remove the overlapping mode, or filter the layout first".into()),
+            ComplementOverlap { .. } => {
+                Some("remove or reorder the overlapping mode, or filter the layout first".into())
+            }
             NegativeStride { .. } => Some("reverse the mode with a positive stride instead".into()),
             TooManyModes { rank, .. } => Some(format!("give at most {rank} modes")),
             LeftInverseDivisibility { .. } => {

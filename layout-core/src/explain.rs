@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use crate::checked;
-use crate::complement::{complement, complement_modes};
+use crate::complement::{complement, complement_modes, complement_weak_at};
 use crate::composition::composition_traced;
 use crate::layout::Layout;
 use crate::notation::{Env, ExprError, ExprKind, Value, evaluate_expr, parse};
@@ -117,6 +117,12 @@ fn narrate_complement(l: &Layout, n: i64, name: &str, log: &Log) -> Option<Layou
         Ok(paper) => {
             let c = complement(l, n).ok()?;
             say(format!("  = {paper} (paper form), coalesced {c}"));
+            if let Some((stride, extent)) = complement_weak_at(l) {
+                say(format!(
+                    "  weak: the stride {stride} is not a multiple of the extent {extent} below it, so the hole \
+                     before it is ⌊{stride}/{extent}⌋ and ({name}, complement) is injective but skips offsets"
+                ));
+            }
             Some(c)
         }
         Err(e) => {
@@ -128,6 +134,14 @@ fn narrate_complement(l: &Layout, n: i64, name: &str, log: &Log) -> Option<Layou
 
 fn divide(a: &Layout, b: &Layout, exact: bool, log: &Log) -> bool {
     let Some(c) = narrate_complement(b, a.size(), "B", log) else { return false };
+    if let Some((stride, extent)) = complement_weak_at(b) {
+        log.borrow_mut().push(format!(
+            "  the complement is weak (stride {stride} is not a multiple of the extent {extent} below it): (B, \
+             complement) cannot tile [0, {}), and a divide needs it to",
+            a.size()
+        ));
+        return false;
+    }
     let Ok(star) = Layout::concat([b.clone(), c]) else { return false };
     let say = |s: String| log.borrow_mut().push(s);
     if star.size() == a.size() {
@@ -145,6 +159,14 @@ fn divide(a: &Layout, b: &Layout, exact: bool, log: &Log) -> bool {
 fn product(a: &Layout, b: &Layout, log: &Log) -> bool {
     let Ok(cotarget) = b.cosize().and_then(|c| checked::mul(a.size(), c)) else { return false };
     let Some(c) = narrate_complement(a, cotarget, "A", log) else { return false };
+    if let Some((stride, extent)) = complement_weak_at(a) {
+        log.borrow_mut().push(format!(
+            "  A* is weak (stride {stride} is not a multiple of the extent {extent} below it): the copies of A must \
+             be disjoint, which holds when B's image stays inside A*'s {} elements (cosize(B) = {})",
+            c.size(),
+            b.cosize().unwrap_or(0)
+        ));
+    }
     log.borrow_mut().push(format!("A ⊗ B = (A, A* ∘ B) with A* = {c}; A* ∘ B:"));
     composition_traced(&c, b, Some(log)).is_ok()
 }

@@ -171,6 +171,19 @@ impl IntTuple {
 /// `idx2crd`: the natural coordinate of integer index `i` in `shape`, colexicographic.
 /// The last mode is not reduced (extended domain): an index past the size lands in it.
 pub fn idx2crd(i: i64, shape: &IntTuple) -> Result<IntTuple> {
+    require_positive_shape(shape)?;
+    idx2crd_in(i, shape)
+}
+
+/// A shape's extents must be positive (`idx2crd(22, (2,0))` would divide by zero).
+fn require_positive_shape(shape: &IntTuple) -> Result<()> {
+    match shape.leaves().into_iter().find(|&v| v < 1) {
+        Some(value) => Err(LayoutError::NonPositiveShape { shape: shape.to_string(), value }),
+        None => Ok(()),
+    }
+}
+
+fn idx2crd_in(i: i64, shape: &IntTuple) -> Result<IntTuple> {
     match shape {
         Int(_) => Ok(Int(i)),
         Tuple(t) => {
@@ -178,10 +191,10 @@ pub fn idx2crd(i: i64, shape: &IntTuple) -> Result<IntTuple> {
             let mut out = Vec::with_capacity(t.len());
             for (k, s) in t.iter().enumerate() {
                 if k + 1 == t.len() {
-                    out.push(idx2crd(rest, s)?);
+                    out.push(idx2crd_in(rest, s)?);
                 } else {
                     let n = s.product()?;
-                    out.push(idx2crd(rest.rem_euclid(n), s)?);
+                    out.push(idx2crd_in(rest.rem_euclid(n), s)?);
                     rest = rest.div_euclid(n);
                 }
             }
@@ -193,6 +206,7 @@ pub fn idx2crd(i: i64, shape: &IntTuple) -> Result<IntTuple> {
 /// `crd2idx`: the colexicographic (mixed-radix) index of coordinate `crd` in `shape`.
 /// `crd` must be weakly congruent to `shape`; an integer component stands for a whole mode.
 pub fn crd2idx(crd: &IntTuple, shape: &IntTuple) -> Result<i64> {
+    require_positive_shape(shape)?;
     let stride = shape.compact_col_major()?;
     inner_product(crd, shape, &stride)
 }
@@ -223,6 +237,9 @@ pub fn inner_product(crd: &IntTuple, shape: &IntTuple, stride: &IntTuple) -> Res
                     acc = checked::add(acc, inner_product(&Int(rest), s, d)?)?;
                 } else {
                     let n = s.product()?;
+                    if n < 1 {
+                        return Err(LayoutError::NonPositiveShape { shape: shape.to_string(), value: n });
+                    }
                     acc = checked::add(acc, inner_product(&Int(rest.rem_euclid(n)), s, d)?)?;
                     rest = rest.div_euclid(n);
                 }

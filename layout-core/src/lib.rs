@@ -43,7 +43,7 @@ pub use basis::{BasisLayout, compose_coordinates};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
-pub use complement::{complement, complement_default, complement_modes};
+pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
 pub use composition::{composition, composition_tiler, composition_traced};
 pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
 pub use divide::{

@@ -2,21 +2,75 @@
 //! copy of A; and CuTe C++'s zipped / tiled / flat / blocked / raked arrangements.
 
 use crate::checked;
-use crate::complement::complement;
+use std::collections::HashMap;
+
+use crate::complement::{complement_for_product, complement_weak_at};
 use crate::composition::composition;
-use crate::error::Result;
+use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
 use crate::tiler::{Tiler, apply_by_mode};
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)`: mode 0 is A, mode 1 is
-/// compatible with B. Requires A's complement to be exact (A injective with a divisible
-/// stride chain) and the composition with B to be admissible.
+/// compatible with B. Requires A's complement to exist (A's modes do not overlap) and the
+/// composition with B to be admissible. A weak complement (ALGEBRA.md policy 9) is accepted
+/// when the copies of A, one per value of B, are pairwise disjoint: always when B's image
+/// stays inside the complement's domain (the paper's H2,
+/// `(4,8):(20,2) ⊗ (3,2):(2,1) = ((4,8),(3,2)):((20,2),(80,1))`); otherwise checked, and a
+/// collision is an error that names it (`(3,2):(6,2) ⊗ 2:2`: the second copy would start at
+/// offset 2, inside the first).
 pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
     b.require_non_negative("logical_product (right operand)")?;
     let cotarget = checked::mul(a.size(), b.cosize()?)?;
-    let c = complement(a, cotarget)?;
-    Layout::concat([a.clone(), composition(&c, b)?])
+    let c = complement_for_product(a, cotarget)?;
+    let copies = composition(&c, b)?;
+    if let Some((stride, extent)) = complement_weak_at(a)
+        && b.cosize()? > c.size()
+    {
+        check_disjoint_copies(a, b, &c, &copies, stride, extent)?;
+    }
+    Layout::concat([a.clone(), copies])
+}
+
+/// The most offsets a weak product's disjointness check visits.
+pub const DISJOINT_CHECK_LIMIT: i64 = 1 << 18;
+
+/// The copies `A + copies(j)` for distinct origins are pairwise disjoint.
+fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, stride: i64, extent: i64) -> Result<()> {
+    let why = format!(
+        "A's complement `{c}` is weak (A's stride {stride} is not a multiple of the extent {extent} below it) and B's \
+         image leaves its domain"
+    );
+    let err = |detail: String| LayoutError::ProductCopiesOverlap { lhs: a.to_string(), rhs: b.to_string(), detail };
+    let work = a.size().saturating_mul(copies.size());
+    if work > DISJOINT_CHECK_LIMIT {
+        return Err(err(format!(
+            "{why}, and checking that the copies of A are disjoint would visit {work} offsets (at most \
+             {DISJOINT_CHECK_LIMIT})"
+        )));
+    }
+    let offsets = a.table()?;
+    let mut seen: HashMap<i64, (i64, i64)> = HashMap::new();
+    let mut origins: HashMap<i64, i64> = HashMap::new();
+    for j in 0..copies.size() {
+        let origin = copies.eval(j)?;
+        if origins.insert(origin, j).is_some() {
+            continue; // the same copy again (B is not injective), as with an exact complement
+        }
+        for (i, &o) in offsets.iter().enumerate() {
+            let at = checked::add(o, origin)?;
+            if let Some(&(k, ik)) = seen.get(&at)
+                && k != j
+            {
+                return Err(err(format!(
+                    "{why}: the copy for B's index {j} starts at offset {origin}, and its element {i} lands on \
+                     offset {at}, already taken by element {ik} of the copy for index {k}"
+                )));
+            }
+            seen.insert(at, (j, i as i64));
+        }
+    }
+    Ok(())
 }
 
 /// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.

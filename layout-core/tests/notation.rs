@@ -170,3 +170,24 @@ fn slice_fixed_is_the_layout_of_the_fixed_modes() {
     assert_eq!(slice_fixed(&col, &SliceCoord::Free).unwrap().to_string(), "1:0");
     assert_eq!(slice_fixed(&col, &SliceCoord::Int(5)).unwrap().to_string(), "(4,8):(1,4)");
 }
+
+/// Found by the fuzzer (tests/tests/fuzz.rs, issue 12): a zero or negative extent in the
+/// shape argument of idx2crd / crd2idx / crd2crd divided by zero (a panic); now an error.
+#[test]
+fn coordinate_functions_reject_non_positive_extents() {
+    for text in [
+        "idx2crd(22, ((2,2),(4,7,8,0,2)))",
+        "idx2crd(3, (6,(8,4,2)))",
+        "composition(8:14, idx2crd(9223372036854775807, (9,(0),(1))))",
+        "crd2idx((1,2), (0,8))",
+        "crd2crd((1,2), (4,8), (0,3))",
+        "idx2crd(5, (2,-3,4))",
+    ] {
+        let r = std::panic::catch_unwind(|| evaluate(text).map(|v| v.to_string()).map_err(|e| e.to_string()));
+        match r {
+            Ok(Err(e)) => assert!(e.contains("must be positive") || e.contains("expected"), "{text}: {e}"),
+            Ok(Ok(v)) => assert!(!text.contains(",0") && !text.contains("(0") && !text.contains("-3"), "{text} = {v}"),
+            Err(_) => panic!("{text} panicked"),
+        }
+    }
+}

@@ -150,6 +150,63 @@ pub fn complement_ref(l: &Lay, cotarget: i64) -> Check<Vec<i64>> {
     Ok(origins)
 }
 
+/// The weak complement (ALGEBRA.md policy 9), where no exact one exists: CuTe's construction
+/// (the modes of `filter(L)` sorted by stride and merged where contiguous; a hole `⌊d/c⌋ : c`
+/// before each, c the extent so far; a rest `⌈cotarget/c⌉ : c`), coalesced as the tool prints
+/// it. `Err` when the modes overlap (no complement at all).
+pub fn weak_complement_lay(l: &Lay, cotarget: i64) -> Check<Lay> {
+    let mut fm = filter_modes(l);
+    fm.sort_by_key(|&(s, d)| (d, s));
+    let mut merged: Vec<(i64, i64)> = Vec::new();
+    for (s, d) in fm {
+        match merged.last_mut() {
+            Some((ps, pd)) if *ps * *pd == d => *ps *= s,
+            _ => merged.push((s, d)),
+        }
+    }
+    let mut extent = 1i64;
+    let mut out = Vec::new();
+    for (s, d) in merged {
+        ensure(d >= extent, || format!("the mode {s}:{d} starts inside the extent {extent}: modes overlap"))?;
+        out.push((d / extent, extent));
+        extent = s * d;
+    }
+    out.push((ceil_div(cotarget, extent), extent));
+    Ok(coalesce_ref(&Lay::from_flat(&out)))
+}
+
+/// What policy 9 keeps of a complement's promises when it is weak: ordered from 0, disjoint
+/// from L's image after 0, `(filter(L), C)` injective, and `cosize((L, C)) ≥ cotarget`.
+fn weak_complement_ok(l: &Lay, cotarget: i64, got: &[i64]) -> Check {
+    ensure(got.first() == Some(&0), || "does not start at 0".to_string())?;
+    ensure(got.windows(2).all(|w| w[0] < w[1]), || "not ordered".to_string())?;
+    let img: HashSet<i64> = l.table()?.into_iter().collect();
+    ensure(got[1..].iter().all(|v| !img.contains(v)), || "meets L's image".to_string())?;
+    let f = filter_modes(l);
+    let fimg = if f.is_empty() { vec![0] } else { Lay::from_flat(&f).table()? };
+    let mut all = HashSet::new();
+    for &c in got {
+        for &v in &fimg {
+            ensure(all.insert(c + v), || format!("(filter(L), C) is not injective at {}", c + v))?;
+        }
+    }
+    let top = img.iter().max().copied().unwrap_or(0) + got.last().copied().unwrap_or(0);
+    ensure(top + 1 >= cotarget, || format!("cosize((L, C)) = {} < cotarget {cotarget}", top + 1))
+}
+
+/// The copies of `block` at the distinct `origins` are pairwise disjoint (policy 9).
+fn copies_disjoint(block: &Lay, origins: impl Iterator<Item = i64>) -> Check {
+    let img = block.table()?;
+    let distinct: std::collections::BTreeSet<i64> = origins.collect();
+    let mut seen = HashSet::new();
+    for o in distinct {
+        let copy: HashSet<i64> = img.iter().map(|&v| v + o).collect();
+        ensure(copy.is_disjoint(&seen), || format!("the copy of the block at offset {o} meets an earlier copy"))?;
+        seen.extend(copy);
+    }
+    Ok(())
+}
+
 // ------------------------------------------------------------------------------ validators
 
 pub fn v_coalesce(l: &Lay, r: &Lay) -> Check {
@@ -160,8 +217,19 @@ pub fn v_coalesce(l: &Lay, r: &Lay) -> Check {
 }
 
 pub fn v_complement(l: &Lay, cotarget: i64, r: &Lay) -> Check {
-    let reference = complement_ref(l, cotarget)
-        .map_err(|why| format!("input has no exact complement ({why}); a complement was returned anyway"))?;
+    let reference = match complement_ref(l, cotarget) {
+        Ok(reference) => reference,
+        Err(why) => {
+            // Policy 9: a weak complement is CuTe's construction, with what it still promises.
+            let weak = weak_complement_lay(l, cotarget)
+                .map_err(|e| format!("input has no complement ({why}; {e}); one was returned anyway"))?;
+            guard(r.size())?;
+            let got = r.table()?;
+            ensure(got == weak.table()?, || format!("values differ from the weak complement {weak:?}"))?;
+            return weak_complement_ok(l, cotarget, &got)
+                .map_err(|e| format!("weak complement (no exact one: {why}) breaks its promises: {e}"));
+        }
+    };
     guard(r.size())?;
     let got = r.table()?;
     if got.len() != reference.len() {
@@ -358,10 +426,12 @@ pub fn v_composition(a: &Lay, b: &TElem, r: &Lay) -> Check {
 fn product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64) -> Check {
     ensure(x.size() == tiler.size(), || format!("size {} != size(B) {}", x.size(), tiler.size()))?;
     ensure(refines(&tiler.shape, &x.shape), || "shape does not refine the tiler's shape".to_string())?;
-    let c =
-        complement_ref(block, m).map_err(|why| format!("block has no exact complement ({why}): should be rejected"))?;
     let (fb, fx) = (tiler.eval(), x.eval());
     guard(tiler.size())?;
+    let c = match complement_ref(block, m) {
+        Ok(c) => c,
+        Err(why) => return weak_product_mode(block, tiler, x, m, &why),
+    };
     for j in 0..tiler.size() {
         let b = fb.at(j);
         let cb = usize::try_from(b).ok().and_then(|k| c.get(k)).copied();
@@ -369,6 +439,20 @@ fn product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64) -> Check {
         ensure(fx.at(j) == cb, || format!("X({j})={} != C(B({j}))=C({b})={cb}", fx.at(j)))?;
     }
     Ok(())
+}
+
+/// Policy 9: without an exact complement, `X == W ∘ tiler` pointwise with W the weak
+/// complement (its last mode extended), and the copies of the block are pairwise disjoint.
+fn weak_product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64, why: &str) -> Check {
+    let w = weak_complement_lay(block, m)
+        .map_err(|e| format!("block has no complement ({why}; {e}): should be rejected"))?;
+    let (fb, fx, fw) = (tiler.eval(), x.eval(), w.eval());
+    for j in 0..tiler.size() {
+        let want = fw.at(fb.at(j));
+        ensure(fx.at(j) == want, || format!("X({j})={} != W(B({j}))={want}, W the weak complement", fx.at(j)))?;
+    }
+    copies_disjoint(block, (0..tiler.size()).map(|j| fx.at(j)))
+        .map_err(|e| format!("weak complement (no exact one: {why}): {e}: should be rejected"))
 }
 
 pub fn v_logical_product(a: &Lay, b: &Lay, r: &Lay) -> Check {
@@ -425,6 +509,68 @@ fn flat_pieces(r: &Lay, t: usize, am: &[Lay], what: &str) -> Check<(Vec<Lay>, Ve
     Ok((p0, p1))
 }
 
+/// zipped (`((tiles…), (rests…, untiled…))`) and tiled (`((tiles…), rest_0, rest_1, …)`)
+/// divides and products, checked piece by piece: a divide's tile piece is `A_i ∘ B_i` and its
+/// rest piece `A_i ∘ C_i` (C_i the ordered complement), a product's block piece is `A_i` and its
+/// grid piece `A_i* ∘ B_i`; untiled modes unchanged.
+pub fn v_zipped_or_tiled(a: &Lay, b: &TElem, r: &Lay, tiled: bool, product: bool) -> Check {
+    let rm = r.modes();
+    let (z0, z1): (Lay, Vec<Lay>) = if tiled {
+        ensure(rm.len() >= 2, || "a tiled result has at least two modes".to_string())?;
+        (rm[0].clone(), rm[1..].to_vec())
+    } else {
+        ensure(rm.len() == 2, || format!("a zipped result has two modes, not {}", rm.len()))?;
+        (rm[0].clone(), vec![rm[1].clone()])
+    };
+    let check = |ai: &Lay, bi: &Lay, p: &Lay, q: &Lay| -> Check {
+        if product {
+            ensure(p == ai || unwrap_one(p).as_ref() == Some(ai), || format!("block piece {p:?} is not {ai:?}"))?;
+            product_mode(ai, bi, q, ai.size() * bi.cosize())
+        } else {
+            divide_mode(ai, bi, p, q)
+        }
+    };
+    let rest = |v: Vec<Lay>| if v.len() == 1 { v[0].clone() } else { Lay::from_modes(&v) };
+    let TElem::Tiler(bs) = b else {
+        let b = layout_of(b)?;
+        // A rank-1 tuple B (`(4):(1)`) gives a tiled rest piece without the wrapping tuple.
+        let b = match unwrap_one(b) {
+            Some(inner) if tiled && z1.len() == 1 && !z1[0].is_tuple() => inner,
+            _ => b.clone(),
+        };
+        return check(a, &b, &z0, &rest(z1));
+    };
+    let am = a.modes();
+    ensure(bs.len() <= am.len(), || "tiler longer than rank: should be rejected".to_string())?;
+    let p0 = if bs.len() == 1 { vec![unwrap_one(&z0).unwrap_or(z0)] } else { z0.modes() };
+    let p1 = if tiled {
+        z1
+    } else if am.len() == 1 {
+        vec![unwrap_one(&z1[0]).unwrap_or_else(|| z1[0].clone())]
+    } else {
+        z1[0].modes()
+    };
+    ensure(p0.len() == bs.len() && p1.len() == am.len(), || {
+        format!(
+            "{} tile pieces and {} rest pieces for a tiler of {} on rank {}",
+            p0.len(),
+            p1.len(),
+            bs.len(),
+            am.len()
+        )
+    })?;
+    for (i, bi) in bs.iter().enumerate() {
+        match bi {
+            TElem::Layout(bi) => check(&am[i], bi, &p0[i], &p1[i]).map_err(|why| format!("mode {i}: {why}"))?,
+            _ => continue, // `_` or nested tilers: not checked here
+        }
+    }
+    for k in bs.len()..am.len() {
+        ensure(p1[k] == am[k], || format!("untiled mode {k} changed"))?;
+    }
+    Ok(())
+}
+
 pub fn v_flat_product(a: &Lay, b: &TElem, r: &Lay) -> Check {
     let rm = r.modes();
     if let TElem::Tiler(bs) = b {
@@ -448,10 +594,12 @@ pub fn v_flat_product(a: &Lay, b: &TElem, r: &Lay) -> Check {
     ensure(!rest.is_empty(), || "no tiler modes".to_string())?;
     let x = if rest.len() == 1 { rest[0].clone() } else { Lay::from_modes(rest) };
     ensure(x.size() == b.size(), || format!("tiler part size {} != size(B)", x.size()))?;
-    let c = complement_ref(a, a.size() * b.cosize())
-        .map_err(|why| format!("block has no exact complement ({why}): should be rejected"))?;
     let (fb, fx) = (b.eval(), x.eval());
     guard(b.size())?;
+    let c = match complement_ref(a, a.size() * b.cosize()) {
+        Ok(c) => c,
+        Err(why) => return weak_product_mode(a, b, &x, a.size() * b.cosize(), &why),
+    };
     for j in 0..b.size() {
         let cb = usize::try_from(fb.at(j)).ok().and_then(|k| c.get(k)).copied();
         let Some(cb) = cb else { return Err(format!("tiler value {} beyond the complement", fb.at(j))) };
@@ -636,6 +784,38 @@ pub fn v_make_ordered_layout(s: &Tup, o: &Tup, r: &Lay) -> Check {
 mod tests {
     use super::super::notation::parse_layout;
     use super::*;
+
+    fn lay(s: &str) -> Lay {
+        parse_layout(s).unwrap()
+    }
+
+    /// The checks added for issue 12 fail on wrong answers (they used to pass anything).
+    #[test]
+    fn zipped_and_tiled_checks_catch_wrong_answers() {
+        let a = lay("(8,16):(20,1)");
+        let t = super::super::notation::parse_layout_or_tiler("[4:1,8:2]").unwrap();
+        // I4/I5 of ALGEBRA.md.
+        assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),(2,2)):((20,2),(80,1))"), false, false), Ok(()));
+        assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),2,2):((20,2),80,1)"), true, false), Ok(()));
+        // Same size and set of offsets, rest modes swapped: wrong.
+        assert!(v_zipped_or_tiled(&a, &t, &lay("((4,8),(2,2)):((20,2),(1,80))"), false, false).is_err());
+        assert!(v_zipped_or_tiled(&a, &t, &lay("((8,4),(2,2)):((2,20),(80,1))"), false, false).is_err());
+        // Products: H5's zipped product.
+        let b = super::super::notation::parse_layout_or_tiler("(2,5):(1,2)").unwrap();
+        let a = lay("(3,4):(4,1)");
+        assert_eq!(v_zipped_or_tiled(&a, &b, &lay("((3,4),(2,5)):((4,1),(12,24))"), false, true), Ok(()));
+        assert!(v_zipped_or_tiled(&a, &b, &lay("((3,4),(2,5)):((4,1),(24,12))"), false, true).is_err());
+    }
+
+    #[test]
+    fn weak_complements_are_judged_by_policy_9() {
+        assert_eq!(v_complement(&lay("(4,8):(20,2)"), 192, &lay("(2,3):(1,80)")), Ok(()));
+        assert!(v_complement(&lay("(4,8):(20,2)"), 192, &lay("(2,3):(1,40)")).is_err());
+        // Falls short of the cotarget (C++'s 3:8).
+        assert!(v_complement(&lay("(3,2):(1,4)"), 24, &lay("3:8")).is_err());
+        // Overlapping modes have no complement at all.
+        assert!(v_complement(&lay("(2,2):(6,7)"), 24, &lay("1:0")).is_err());
+    }
 
     #[test]
     fn complement_reference() {

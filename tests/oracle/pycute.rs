@@ -184,14 +184,22 @@ fn depth_of(l: &Lay) -> usize {
 }
 
 /// `None` when R is right by brute force, else the reason.
-fn semantic(rec: &Record, r: &Lay, tiler: bool) -> Check {
+fn semantic(rec: &Record, r: &Lay) -> Check {
     let op = rec.op.as_str();
     ensure(r.size() <= 1 << 16, || format!("result size {} is implausible", r.size()))?;
     ensure(r.flat_shape().iter().all(|&s| s != 0), || "zero-extent mode".to_string())?;
     ensure(r.extents_positive(), || "negative extent".to_string())?;
     let a0 = rec.layout_arg(0)?;
     match op {
-        "filter" => Ok(()), // filter drops stride-0 modes: checked by form only
+        "filter" => {
+            // filter(L) = coalesce(L without its stride-0 and size-1 modes): same function as
+            // the remaining modes, flat, coalesced.
+            let kept = super::bf::filter_modes(a0);
+            let want = if kept.is_empty() { Lay::scalar(1, 0) } else { Lay::from_flat(&kept) };
+            ensure(r.table()? == want.table()?, || "not the function of L's non-broadcast modes".to_string())?;
+            ensure(depth_of(r) <= 1, || "depth > 1".to_string())?;
+            ensure(r.flat().iter().all(|&(_, d)| d != 0) || r.size() == 1, || "a stride-0 mode is left".to_string())
+        }
         "coalesce" | "coalesce_profile" => {
             ensure(r.table()? == a0.table()?, || "not the same function".to_string())?;
             ensure(op != "coalesce" || depth_of(r) <= 1, || "depth > 1".to_string())
@@ -202,7 +210,10 @@ fn semantic(rec: &Record, r: &Lay, tiler: bool) -> Check {
             ensure(c.windows(2).all(|w| w[0] < w[1]), || "not ordered".to_string())?;
             let img: HashSet<i64> = a0.table()?.into_iter().collect();
             ensure(c.iter().skip(1).all(|v| !img.contains(v)), || "image not disjoint".to_string())?;
-            ensure(Lay::from_modes(&[a0.clone(), r.clone()]).cosize() >= n, || "cosize((L,C)) < cotarget".to_string())
+            ensure(Lay::from_modes(&[a0.clone(), r.clone()]).cosize() >= n, || "cosize((L,C)) < cotarget".to_string())?;
+            // Beyond the reference judge: the size and the values are the exact ordered
+            // complement (or, without one, the weak complement of policy 9).
+            super::bf::v_complement(a0, n, r)
         }
         "right_inverse" => {
             let want = match (rec.cpp_chain_size, &rec.expect) {
@@ -236,16 +247,44 @@ fn semantic(rec: &Record, r: &Lay, tiler: bool) -> Check {
         _ if op.ends_with("_divide") => {
             ensure(r.size() == a0.size(), || format!("size {} != size(A) {}", r.size(), a0.size()))?;
             ensure(sorted(r.table()?) == sorted(a0.table()?), || "offsets differ from A's".to_string())?;
-            if op == "logical_divide" { divide_ok(a0, &rec.tiler_arg(1)?, r) } else { Ok(()) }
-        }
-        _ if op.ends_with("_product") && !tiler => {
-            let b = rec.layout_arg(1)?;
-            ensure(r.size() == a0.size() * b.size(), || "size != size(A)*size(B)".to_string())?;
-            if op == "logical_product" {
-                let (fa, fr) = (a0.eval(), r.eval());
-                ensure((0..a0.size()).all(|i| fr.at(i) == fa.at(i)), || "mode 0 is not A".to_string())?;
+            match op {
+                "logical_divide" => divide_ok(a0, &rec.tiler_arg(1)?, r),
+                "zipped_divide" | "tiled_divide" => {
+                    super::bf::v_zipped_or_tiled(a0, &rec.tiler_arg(1)?, r, op == "tiled_divide", false)
+                }
+                "flat_divide" => super::bf::v_flat_divide(a0, &rec.tiler_arg(1)?, r),
+                _ => Ok(()),
             }
-            Ok(())
+        }
+        _ if op.ends_with("_product") => {
+            let b = rec.tiler_arg(1)?;
+            if let TElem::Layout(b) = &b {
+                ensure(r.size() == a0.size() * b.size(), || "size != size(A)*size(B)".to_string())?;
+            }
+            match (op, &b) {
+                ("logical_product", TElem::Layout(b)) => super::bf::v_logical_product(a0, b, r),
+                ("logical_product", TElem::Tiler(bs)) => {
+                    let (am, rm) = (a0.modes(), r.modes());
+                    ensure(rm.len() == am.len(), || format!("rank {} != rank of A {}", rm.len(), am.len()))?;
+                    for (i, (ai, ri)) in am.iter().zip(&rm).enumerate() {
+                        match bs.get(i) {
+                            Some(TElem::Layout(bi)) => super::bf::v_logical_product(ai, bi, ri),
+                            Some(_) => Ok(()),
+                            None => ensure(ri == ai, || "untiled mode changed".to_string()),
+                        }
+                        .map_err(|why| format!("mode {i}: {why}"))?;
+                    }
+                    Ok(())
+                }
+                ("zipped_product" | "tiled_product", _) => {
+                    super::bf::v_zipped_or_tiled(a0, &b, r, op == "tiled_product", true)
+                }
+                ("flat_product", _) => super::bf::v_flat_product(a0, &b, r),
+                ("blocked_product" | "raked_product", TElem::Layout(b)) => {
+                    super::bf::v_blocked_raked(a0, b, r, op == "raked_product")
+                }
+                _ => Ok(()),
+            }
         }
         _ => Ok(()),
     }
@@ -293,7 +332,7 @@ pub fn judge(rec: &Record, answer: &Answer) -> Judgement {
                 Ok(r) => r,
                 Err(e) => return wrong(format!("unparseable ({e})")),
             };
-            if let Err(why) = semantic(rec, &r, tiler) {
+            if let Err(why) = semantic(rec, &r) {
                 return wrong(why);
             }
             if divide_inadmissible {

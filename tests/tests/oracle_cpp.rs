@@ -2,6 +2,16 @@
 //! pycute lacks) through layout-core and judges every answer as the reference judge
 //! `cpp_oracle_check.py` + `bf.py` does, by brute force. Fails on a wrong answer or an
 //! over-rejection that is not a listed deviation, and when form-differs answers exceed 5 %.
+//!
+//! One difference from the reference judge: ALGEBRA.md policy 9 (weak complements, products
+//! with disjoint copies) is newer than `bf.py`, which requires exact complements. This judge
+//! (`tests/oracle/bf.rs`) accepts a weak complement when it is CuTe's construction, ordered,
+//! injective with L and reaching the cotarget, and a product on one when its copies of A are
+//! pairwise disjoint. The reference `oracle-check` therefore counts four answers as wrong that
+//! this replay accepts by brute force: cpp-public-00211 and cpp-public-00238 (raked products
+//! whose copies of the block are disjoint), cpp-public-00490 (a product whose 8 copies are
+//! disjoint) and cpp-public-01369 (a weak complement that reaches its cotarget); plus
+//! cpp-public-01483 below, which both judges flag.
 
 use layout_tests::oracle::bf::Check;
 use layout_tests::oracle::pycute::compose_ok;

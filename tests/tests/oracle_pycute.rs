@@ -5,7 +5,7 @@
 
 use layout_tests::oracle::bf::{Check, complement_ref};
 use layout_tests::oracle::pycute::representable;
-use layout_tests::oracle::{Deviation, DeviationKind, Outcome, Replay, Source, Verdict};
+use layout_tests::oracle::{Deviation, DeviationKind, Expect, Outcome, Replay, Source, Verdict};
 
 /// The records the reference judge flags where the project deliberately differs.
 const DEVIATIONS: &[Deviation] = &[
@@ -24,17 +24,18 @@ const DEVIATIONS: &[Deviation] = &[
         expr: "logical_product((2,6):(43,4), (2,2,2):(0,0,4))",
         verdict: Verdict::OverRejected,
         kind: DeviationKind::Policy,
-        reason: "the complement of A is not exact (stride 43 is not a multiple of the extent 24 of the \
-                 smaller modes); the project rejects weak complements",
-        proof: Some(block_has_no_exact_complement),
+        reason: "policy 9: A's complement is weak (stride 43 is not a multiple of the extent 24 of the \
+                 smaller modes) and B's image leaves its domain: pycute's copy of A at offset 4 meets \
+                 the copy at 0 (offset 4), so the product is rejected naming the collision",
+        proof: Some(copies_of_the_block_collide),
     },
     Deviation {
         id: "public-03076",
         expr: "tiled_product((2,6):(43,4), (2,2,2):(0,0,4))",
         verdict: Verdict::OverRejected,
         kind: DeviationKind::Policy,
-        reason: "as public-03075: the complement of A is not exact, the project rejects weak complements",
-        proof: Some(block_has_no_exact_complement),
+        reason: "as public-03075: the copies of A in pycute's answer collide (policy 9)",
+        proof: Some(copies_of_the_block_collide),
     },
 ];
 
@@ -51,13 +52,30 @@ fn first_mode_unrepresentable(o: &Outcome) -> Check {
     Ok(())
 }
 
-/// The product's block has no exact complement for cotarget `size(A)·cosize(B)`.
-fn block_has_no_exact_complement(o: &Outcome) -> Check {
+/// The product's block has no exact complement for cotarget `size(A)·cosize(B)`, and in
+/// pycute's answer two copies of the block (mode 0 of the result at two values of mode 1) meet.
+fn copies_of_the_block_collide(o: &Outcome) -> Check {
     let (a, b) = (o.record.layout_arg(0)?, o.record.layout_arg(1)?);
-    match complement_ref(a, a.size() * b.cosize()) {
-        Ok(c) => Err(format!("A has the exact complement {c:?}")),
-        Err(_) => Ok(()),
+    if let Ok(c) = complement_ref(a, a.size() * b.cosize()) {
+        return Err(format!("A has the exact complement {c:?}"));
     }
+    let Expect::Layout(pycute) = &o.record.expect else { return Err("pycute gave no layout".into()) };
+    let t = layout_tests::oracle::notation::parse_layout(pycute)?.table()?;
+    let n = a.size() as usize;
+    let copies: Vec<&[i64]> = t.chunks(n).collect();
+    let mut seen: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
+    for (j, copy) in copies.iter().enumerate() {
+        let origin = copy[0] - a.at(0);
+        for &v in *copy {
+            if let Some(&k) = seen.get(&v)
+                && copies[k][0] - a.at(0) != origin
+            {
+                return Ok(()); // copies k and j (distinct origins) share the offset v
+            }
+            seen.insert(v, j);
+        }
+    }
+    Err("pycute's copies are pairwise disjoint".into())
 }
 
 #[test]

@@ -69,3 +69,40 @@ fn e8_right_inverse_of_interleaved_layout() {
 fn e11_issue_1355_right_inverse_of_permuted_modes() {
     check("(2,4,6):(4,1,8)", "(4,2,6):(2,1,8)");
 }
+
+// ----------------------------------------------------------------------------- issue 12 regressions
+
+/// Two modes continue the chain at stride 1 (`8:1` and `5:1`; L is not injective): the
+/// chain that reaches furthest is taken. Before the fix this returned `5:192` (size 5); the
+/// issue pointed at `8:24` (size 8); the largest reaches all of 0..=11 by reading `5:1` at
+/// coordinates 0, 2, 4 and `8:1` at 0, 1, 6, 7: `(2,3,2):(24,384,144)`, size 12, which is
+/// the first offset L misses (and the brute-force maximum).
+#[test]
+fn largest_right_inverse_when_several_modes_continue_the_chain() {
+    check("((6,1),(4,1,8),5):((55,60),(64,2,1),1)", "(2,3,2):(24,384,144)");
+    assert_eq!(layout_tests::brute::right_inverse_max(&lay("((6,1),(4,1,8),5):((55,60),(64,2,1),1)")), 12);
+}
+
+/// A mode can continue the chain at a multiple of its stride: `(2,3):(1,1)` reaches 0,1,2,3
+/// through `(2,2):(1,4)` (index 4 is coordinate 2 of the second mode).
+#[test]
+fn right_inverse_reads_a_mode_at_a_multiple_of_its_stride() {
+    check("(2,3):(1,1)", "(2,2):(1,4)");
+    // Offsets 0..=6 are all reached, but no layout of size 7 is a right inverse: 6 is the
+    // largest (brute force over every layout).
+    let r = eval_layout("right_inverse((2,2,2):(1,2,3))");
+    assert_eq!(r.to_string(), "(3,2):(1,4)");
+    assert_eq!(layout_tests::brute::right_inverse_max(&lay("(2,2,2):(1,2,3)")), 6);
+    for k in 0..6 {
+        assert_eq!(at(&lay("(2,2,2):(1,2,3)"), at(&r, k)), k);
+    }
+}
+
+/// A right inverse always exists: with only negative strides, only offset 0 is reached.
+/// Before the fix `right_inverse(4:-1)` was an error (negative strides).
+#[test]
+fn right_inverse_of_negative_strides_is_the_largest_one() {
+    check("4:-1", "1:0");
+    check("(4,2):(-1,1)", "2:4");
+    check("(2,4):(1,-2)", "2:1");
+}

@@ -9,9 +9,9 @@
 //! it disjoint from L (§3.5 condition 2; ALGEBRA.md weak point 2). Without a cotarget the
 //! default is `cosize(L)`, as in CuTe C++.
 //!
-//! Deliberate deviation: the project rejects inexact ("weak") complements (G3, G16) with
-//! `ComplementNotExact`: CuTe C++'s answers tile nothing, `(L, L*)` would not be a bijection
-//! onto a contiguous range, which the tests show by brute force.
+//! Weak complements (G3, G16; ALGEBRA.md policy 9) are CuTe C++'s answers: ordered, with
+//! `(L, L*)` injective, but not tiling a contiguous range (shown by brute force), so
+//! `complement_exact` (what divides use) rejects them with `ComplementNotExact`.
 //!
 //! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (cases with coordinate, F2 or swizzled strides): G6 `(4,8):(e0,e1)` and G7 `(4,(4,2)):(e1,(e0,12e1))`
 //! (E-basis strides).
@@ -19,7 +19,7 @@
 mod common;
 
 use common::*;
-use layout_core::{Layout, LayoutError, coalesce_extended, complement, complement_modes};
+use layout_core::{Layout, LayoutError, coalesce_extended, complement, complement_exact, complement_modes};
 
 /// `complement(l[, cotarget])` prints `cpp` and is the exact complement.
 fn check(l: &str, cotarget: Option<i64>, cpp: &str) -> Layout {
@@ -61,27 +61,40 @@ fn g2_complement_ignores_the_order_of_modes() {
     check_paper("(4,8):(8,1)", 32, "1:32");
 }
 
-/// Deliberate deviation: C++ returns `1:0` and the paper `1:40`, but 5 is not a multiple of
-/// the extent 4 the stride-1 mode covers, so no complement tiles: `(L, 1:0)` misses offset 4,
-/// and no translate of L's image can start at 4 without hitting 5 again.
+/// A weak complement (policy 9): C++ returns `1:0` (the paper `1:40`). 5 is not a multiple
+/// of the extent 4 the stride-1 mode covers, so `(L, 1:0)` misses offset 4: injective, not a
+/// tiling; `complement_exact` (divides) rejects it.
 #[test]
-fn g3_weak_complement_is_rejected_as_not_exact() {
-    let err = eval_err("complement((4,8):(1,5))");
-    match &err {
-        LayoutError::ComplementNotExact { layout, stride, extent } => {
-            assert_eq!((layout.as_str(), *stride, *extent), ("(4,8):(1,5)", 5, 4));
-        }
-        e => panic!("expected ComplementNotExact, got {e:?}"),
-    }
-    assert_mentions(&err, &["not exact", "stride 5", "extent 4", "`(4,8):(1,5)`"]);
+fn g3_weak_complement_is_cpps() {
+    assert_eq!(eval_layout("complement((4,8):(1,5))").to_string(), "1:0");
     let l = lay("(4,8):(1,5)");
+    // With cotarget 40, C++'s `1:0` falls short ((L, 1:0) ends at offset 38): an error.
+    assert!(matches!(complement(&l, 40), Err(LayoutError::ComplementShort { cotarget: 40, last: 38, .. })));
     for n in [39, 40] {
-        assert!(matches!(complement(&l, n), Err(LayoutError::ComplementNotExact { stride: 5, extent: 4, .. })));
+        if n == 39 {
+            let c = complement(&l, n).unwrap();
+            assert_eq!(c.to_string(), "1:0");
+            assert_weak_complement(&l, &c);
+        }
         assert!(complement_bases(&l, n).unwrap_err().starts_with("offset 4 "));
+        match complement_exact(&l, n) {
+            Err(LayoutError::ComplementNotExact { layout, stride: 5, extent: 4 }) => assert_eq!(layout, "(4,8):(1,5)"),
+            r => panic!("expected ComplementNotExact, got {r:?}"),
+        }
     }
     let cpp = Layout::concat([l.clone(), lay("1:0")]).unwrap();
     assert!(!image(&cpp).contains(&4), "(L, C++'s 1:0) skips offset 4");
     assert!(!is_bijection_onto(&cpp, cpp.size()));
+}
+
+/// What a weak complement still promises: increasing values starting at 0, and `(L, L*)`
+/// injective (no translate of L's image by a value of L* meets another).
+fn assert_weak_complement(l: &Layout, c: &Layout) {
+    let t: Vec<i64> = (0..c.size()).map(|i| at(c, i)).collect();
+    assert_eq!(t.first(), Some(&0));
+    assert!(t.windows(2).all(|w| w[0] < w[1]), "{c} is not increasing");
+    let both = Layout::concat([l.clone(), c.clone()]).unwrap();
+    assert!(is_injective(&both), "({l}, {c}) is not injective");
 }
 
 #[test]
@@ -152,27 +165,53 @@ fn g15_complement_of_row_major_3x4_in_120() {
     check_paper("(3,4):(4,1)", 12, "1:12");
 }
 
-/// Deliberate deviation (used by H2): C++ returns `(2,3):(1,80)`, but 20 is not a multiple of
-/// the extent 16 the stride-2 mode covers. `(L, (2,3):(1,80))` has 192 distinct offsets yet
-/// skips 16..19: it is not a bijection onto `[0, 192)`, and no exact complement exists.
+/// A weak complement (used by H2): C++'s `(2,3):(1,80)`; 20 is not a multiple of the extent
+/// 16 the stride-2 mode covers. `(L, (2,3):(1,80))` has 192 distinct offsets yet skips
+/// 16..19: injective, not a bijection onto `[0, 192)`; `complement_exact` rejects it.
 #[test]
-fn g16_weak_complement_in_192_is_rejected_as_not_exact() {
-    let err = eval_err("complement((4,8):(20,2), 192)");
-    match &err {
-        LayoutError::ComplementNotExact { layout, stride, extent } => {
-            assert_eq!((layout.as_str(), *stride, *extent), ("(4,8):(20,2)", 20, 16));
-        }
-        e => panic!("expected ComplementNotExact, got {e:?}"),
-    }
-    assert_mentions(&err, &["stride 20", "extent 16", "`(4,8):(20,2)`"]);
+fn g16_weak_complement_in_192_is_cpps() {
+    assert_eq!(eval_layout("complement((4,8):(20,2), 192)").to_string(), "(2,3):(1,80)");
     let l = lay("(4,8):(20,2)");
-    assert!(complement_modes(&l, 192).is_err(), "no paper form either");
+    let c = complement(&l, 192).unwrap();
+    assert_weak_complement(&l, &c);
+    assert_eq!(complement_modes(&l, 192).unwrap().to_string(), "(2,1,3):(1,16,80)");
+    match complement_exact(&l, 192) {
+        Err(LayoutError::ComplementNotExact { stride: 20, extent: 16, .. }) => {}
+        r => panic!("expected ComplementNotExact, got {r:?}"),
+    }
     assert!(complement_bases(&l, 192).unwrap_err().starts_with("offset 16 "));
-    let cpp = Layout::concat([l, lay("(2,3):(1,80)")]).unwrap();
+    let cpp = Layout::concat([l, c]).unwrap();
     assert_eq!(cpp.size(), 192);
     assert!(is_injective(&cpp));
     assert!(!is_bijection_onto(&cpp, 192), "(L, C++'s complement) does not tile [0, 192)");
     assert!(!image(&cpp).contains(&16));
+}
+
+/// `(2,2):(6,7)` is injective (offsets 0, 6, 7, 13) but its modes overlap: the error says
+/// that, not "not injective" (it did before issue 12).
+#[test]
+fn complement_of_overlapping_modes_says_they_overlap() {
+    assert!(is_injective(&lay("(2,2):(6,7)")));
+    let err = eval_err("complement((2,2):(6,7))");
+    match &err {
+        LayoutError::ComplementOverlap { layout, shape: 2, stride: 7, extent: 12, below } => {
+            assert_eq!((layout.as_str(), below.as_str()), ("(2,2):(6,7)", "2:6"));
+        }
+        e => panic!("expected ComplementOverlap, got {e:?}"),
+    }
+    assert_mentions(&err, &["overlap", "2:7", "offset 7", "extent 12", "2:6"]);
+    assert!(!err.to_string().contains("not injective"), "{err}");
+}
+
+/// Decision: a shape cotarget is read as its size (README, Policies). CuTe C++ divides the
+/// shape mode by mode and answers `8:2`, whose image `[0,16)` is larger than the 12 elements;
+/// `6:2` makes `(L, L*)` a bijection onto exactly `[0, 12)`.
+#[test]
+fn complement_with_a_shape_cotarget_reads_its_size() {
+    assert_eq!(eval_layout("complement(2:1, (3,4))").to_string(), "6:2");
+    assert_eq!(eval_layout("complement(2:1, (3,4))"), eval_layout("complement(2:1, 12)"));
+    let both = Layout::concat([lay("2:1"), eval_layout("complement(2:1, (3,4))")]).unwrap();
+    assert!(is_bijection_onto(&both, 12));
 }
 
 #[test]

@@ -5,8 +5,9 @@
 //! `R(i, j) = A(i) + A*(B(j))`, with A* the exact complement of A w.r.t. `|A|·cosize(B)` found
 //! by brute force. The arrangements are checked as re-indexings of the logical product.
 //!
-//! Deliberate deviation: H2 needs the inexact complement of G16 and is rejected with
-//! `ComplementNotExact`; C++'s answer skips offsets (shown by brute force).
+//! H2 is built on the weak complement of G16 (ALGEBRA.md policy 9): accepted, since its copies
+//! of A are disjoint (checked by brute force); a product whose copies collide is rejected
+//! naming the collision.
 
 mod common;
 
@@ -34,27 +35,57 @@ fn h1_logical_product_of_row_major_3x4_by_2x5() {
     assert!(is_bijection_onto(&r, 120));
 }
 
-/// Deliberate deviation: C++ gives `((4,8),(3,2)):((20,2),(80,1))` from the weak complement
-/// `(2,3):(1,80)` of G16. That layout is injective with 192 elements but skips offsets 16..19
-/// (its image is not `[0, 192)`): the copies of A do not tile. We reject the product.
+/// H2, the paper's own worked product, on the weak complement `(2,3):(1,80)` of G16: the six
+/// copies of A (one per value of B) are pairwise disjoint, so it is accepted (policy 9),
+/// though the result skips offsets 16..19 (not a bijection onto `[0, 192)`).
 #[test]
-fn h2_product_needing_a_weak_complement_is_rejected() {
-    let err = eval_err("logical_product((4,8):(20,2), (3,2):(2,1))");
-    match &err {
-        LayoutError::ComplementNotExact { layout, stride, extent } => {
-            assert_eq!((layout.as_str(), *stride, *extent), ("(4,8):(20,2)", 20, 16));
-        }
-        e => panic!("expected ComplementNotExact, got {e:?}"),
-    }
-    assert_mentions(&err, &["stride 20", "extent 16"]);
+fn h2_product_on_a_weak_complement_is_accepted() {
+    assert_eq!(show("logical_product((4,8):(20,2), (3,2):(2,1))"), "((4,8),(3,2)):((20,2),(80,1))");
     let (a, b) = (lay("(4,8):(20,2)"), lay("(3,2):(2,1)"));
-    assert_eq!(err, logical_product(&a, &b).unwrap_err());
-    assert_eq!(a.size() * cosize(&b), 192, "the cotarget of G16");
+    let r = logical_product(&a, &b).unwrap();
+    assert_disjoint_copies(&r, &a, &b);
+    assert_eq!(a.size() * b.cosize().unwrap(), 192, "the cotarget of G16");
     assert!(complement_bases(&a, 192).is_err(), "A has no exact complement in 192");
-    let cpp = lay("((4,8),(3,2)):((20,2),(80,1))");
-    assert!(is_injective(&cpp));
-    assert!(!is_bijection_onto(&cpp, 192));
-    assert!(!image(&cpp).contains(&16), "C++'s product skips offset 16");
+    assert!(is_injective(&r));
+    assert!(!is_bijection_onto(&r, 192));
+    assert!(!image(&r).contains(&16), "the product skips offset 16");
+}
+
+/// Mode 0 of R is A, and for each value of B the copy `R(_, j)` is A translated: pairwise
+/// disjoint copies for distinct values of B (brute force).
+fn assert_disjoint_copies(r: &Layout, a: &Layout, b: &Layout) {
+    assert_eq!(r.mode(0).unwrap(), *a);
+    let copies = r.mode(1).unwrap();
+    assert_eq!(copies.size(), b.size());
+    let mut seen = std::collections::BTreeMap::new();
+    for j in 0..b.size() {
+        let origin = at(&copies, j);
+        for i in 0..a.size() {
+            assert_eq!(at(r, i + a.size() * j), at(a, i) + origin);
+            if let Some(k) = seen.insert(at(a, i) + origin, j) {
+                assert_eq!(k, j, "copies {k} and {j} of `{a}` meet at {}", at(a, i) + origin);
+            }
+        }
+    }
+}
+
+/// pycute returns `((3,2),2):((6,2),2)` for `(3,2):(6,2) ⊗ 2:2`: A's complement is weak
+/// (stride 6, extent 4), B's image {0, 2} leaves its domain (size 2), and the second copy
+/// starts at offset 2, which the first copy already holds. Rejected, naming the collision.
+#[test]
+fn product_whose_copies_collide_is_rejected() {
+    let err = eval_err("logical_product((3,2):(6,2), 2:2)");
+    match &err {
+        LayoutError::ProductCopiesOverlap { lhs, rhs, detail } => {
+            assert_eq!((lhs.as_str(), rhs.as_str()), ("(3,2):(6,2)", "2:2"));
+            assert!(detail.contains("starts at offset 2"), "{detail}");
+        }
+        e => panic!("expected ProductCopiesOverlap, got {e:?}"),
+    }
+    let pycute = lay("((3,2),2):((6,2),2)");
+    assert!(!is_injective(&pycute), "pycute's answer repeats offset 2");
+    // Divides keep needing exact complements.
+    assert!(matches!(eval_err("logical_divide(64:1, (4,8):(1,5))"), LayoutError::TilerNotBijective { .. }));
 }
 
 #[test]

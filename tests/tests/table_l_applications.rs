@@ -1,8 +1,10 @@
 //! ALGEBRA.md §4 table L: COPY and GEMM application layouts (paper §2.6, Tables 2–3).
 //!
-//! The layouts must be valid and of matching sizes; each is run through a brute-force COPY
-//! (`dst[D(i)] = src[S(i)]`) or GEMM (`C(m,n) += A(m,k)·B(n,k)`) over plain buffers and the
-//! result compared with the intended element-wise meaning. GEMM instances follow
+//! The layouts must be valid and of matching sizes; each is run through a COPY
+//! (`dst[D(i)] = src[S(i)]`) or GEMM (`C(m,n) += A(m,k)·B(n,k)`) over plain buffers, every
+//! offset computed by the library (`Layout::eval`, `Layout::cosize`; the test's own
+//! evaluation helper is not used, so these test layout-core), and the result compared with
+//! the intended element-wise meaning. GEMM instances follow
 //! tensor-layouts' `test_table3_gemm_applications`; the CONV case is a real 2-D convolution
 //! through im2col-style layouts, checked against a direct loop.
 
@@ -11,18 +13,23 @@ mod common;
 use common::*;
 use layout_core::Layout;
 
+/// `L(i)` by the library (the last mode unbounded past the size).
+fn off(l: &Layout, i: i64) -> i64 {
+    l.eval(i).unwrap_or_else(|e| panic!("`{l}`({i}): {e}"))
+}
+
 /// `dst[D(i)] = src[S(i)]` for `i < |S|` (sizes must be equal).
 fn copy(src: &Layout, src_buf: &[i64], dst: &Layout, dst_buf: &mut [i64]) {
     assert_eq!(src.size(), dst.size(), "COPY needs equal sizes: `{src}` vs `{dst}`");
     for i in 0..src.size() {
-        dst_buf[at(dst, i) as usize] = src_buf[at(src, i) as usize];
+        dst_buf[off(dst, i) as usize] = src_buf[off(src, i) as usize];
     }
 }
 
 /// A buffer of `cosize(l)` elements, filled with `fill(i)` at `l(i)` and -1 elsewhere.
 fn filled(l: &Layout, fill: impl Fn(i64) -> i64) -> Vec<i64> {
-    let mut buf = vec![-1; cosize(l) as usize];
-    (0..l.size()).for_each(|i| buf[at(l, i) as usize] = fill(i));
+    let mut buf = vec![-1; l.cosize().unwrap() as usize];
+    (0..l.size()).for_each(|i| buf[off(l, i) as usize] = fill(i));
     buf
 }
 
@@ -39,7 +46,7 @@ fn l_copy_1d_arrays() {
 fn l_copy_nd_arrays() {
     let l = lay("(8,2,3):(1,16,32)");
     let src = filled(&l, |i| i);
-    let mut dst = vec![-1; cosize(&l) as usize];
+    let mut dst = vec![-1; l.cosize().unwrap() as usize];
     copy(&l, &src, &l, &mut dst);
     assert_eq!(dst, src);
     assert_eq!(dst.iter().filter(|&&v| v >= 0).count(), 48);
@@ -60,11 +67,11 @@ fn l_copy_gather() {
 fn l_copy_scatter() {
     let (s, d) = (lay("12:1"), lay("(2,3,2):(42,1,128)"));
     let src: Vec<i64> = (100..112).collect();
-    let mut dst = vec![-1; cosize(&d) as usize];
+    let mut dst = vec![-1; d.cosize().unwrap() as usize];
     copy(&s, &src, &d, &mut dst);
     assert_eq!(dst.iter().filter(|&&v| v >= 0).count(), 12);
     for i in 0..12 {
-        assert_eq!(dst[at(&d, i) as usize], 100 + i);
+        assert_eq!(dst[off(&d, i) as usize], 100 + i);
     }
 }
 
@@ -82,14 +89,14 @@ fn l_copy_constant() {
     let mut dst = vec![-1];
     copy(&l, &[17], &l, &mut dst);
     assert_eq!(dst, [17]);
-    assert!((0..7).all(|i| dst[at(&l, i) as usize] == 17));
+    assert!((0..7).all(|i| dst[off(&l, i) as usize] == 17));
 }
 
 #[test]
 fn l_copy_transpose() {
     let (s, d) = (lay("(8,3):(1,8)"), lay("(8,3):(3,1)"));
     let src = filled(&s, |i| 10 * (i % 8) + i / 8);
-    let mut dst = vec![-1; cosize(&d) as usize];
+    let mut dst = vec![-1; d.cosize().unwrap() as usize];
     copy(&s, &src, &d, &mut dst);
     // dst is row-major: element (row, col) at 3·row + col.
     let want: Vec<i64> = (0..8).flat_map(|row| (0..3).map(move |col| 10 * row + col)).collect();
@@ -105,12 +112,12 @@ fn l_copy_tensor_transpose() {
         let (row, col) = (i % 8, i / 8);
         100 * row + 10 * (col % 3) + col / 3
     });
-    let mut dst = vec![-1; cosize(&d) as usize];
+    let mut dst = vec![-1; d.cosize().unwrap() as usize];
     copy(&s, &src, &d, &mut dst);
     for row in 0..8 {
         for c0 in 0..3 {
             for c1 in 0..5 {
-                let o = at(&d, index_of(&[8, 15], &[row, c0 + 3 * c1]));
+                let o = off(&d, index_of(&[8, 15], &[row, c0 + 3 * c1]));
                 assert_eq!(dst[o as usize], 100 * row + 10 * c0 + c1);
             }
         }
@@ -133,7 +140,7 @@ fn check_gemm(a: &str, b: &str, c: &str) {
     for m in 0..m_ {
         for n in 0..n_ {
             for k in 0..k_ {
-                let (ia, ib, ic) = (at(&a, m + m_ * k), at(&b, n + n_ * k), at(&c, m + m_ * n));
+                let (ia, ib, ic) = (off(&a, m + m_ * k), off(&b, n + n_ * k), off(&c, m + m_ * n));
                 cbuf[ic as usize] += abuf[ia as usize] * bbuf[ib as usize];
             }
         }
@@ -141,7 +148,7 @@ fn check_gemm(a: &str, b: &str, c: &str) {
     for m in 0..m_ {
         for n in 0..n_ {
             let want: i64 = (0..k_).map(|k| av(m, k) * bv(n, k)).sum();
-            assert_eq!(cbuf[at(&c, m + m_ * n) as usize], want, "C({m},{n})");
+            assert_eq!(cbuf[off(&c, m + m_ * n) as usize], want, "C({m},{n})");
         }
     }
 }
@@ -211,12 +218,12 @@ fn l_conv_as_gemm_through_im2col_layouts() {
         let (k, crs) = (i % kk, i / kk);
         wval(k, crs % c_, (crs / c_) % r_, crs / (c_ * r_))
     });
-    let mut ybuf = vec![0; cosize(&out) as usize];
+    let mut ybuf = vec![0; out.cosize().unwrap() as usize];
     let (m_, red, cols) = (kk, c_ * r_ * s_, n_ * p_ * q_);
     for m in 0..m_ {
         for col in 0..cols {
             for k in 0..red {
-                let (ia, ib, ic) = (at(&filter, m + m_ * k), at(&act, col + cols * k), at(&out, m + m_ * col));
+                let (ia, ib, ic) = (off(&filter, m + m_ * k), off(&act, col + cols * k), off(&out, m + m_ * col));
                 ybuf[ic as usize] += wbuf[ia as usize] * xbuf[ib as usize];
             }
         }
@@ -234,7 +241,7 @@ fn l_conv_as_gemm_through_im2col_layouts() {
                         }
                     }
                     let col = n + n_ * (p + p_ * q);
-                    assert_eq!(ybuf[at(&out, k + kk * col) as usize], want, "Y[{k}][{n}][{p}][{q}]");
+                    assert_eq!(ybuf[off(&out, k + kk * col) as usize], want, "Y[{k}][{n}][{p}][{q}]");
                 }
             }
         }

@@ -265,18 +265,9 @@ fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> R
 }
 
 fn unknown_function(name: &str) -> String {
-    let close: Vec<&str> = FUNCTIONS
-        .iter()
-        .map(|f| f.name)
-        .filter(|f| f.contains(name) || name.contains(f) || f.split('_').any(|w| name.split('_').any(|v| v == w)))
-        .collect();
-    if close.is_empty() {
-        format!("unknown operation `{name}`")
-    } else {
-        format!(
-            "unknown operation `{name}`; did you mean {}?",
-            close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
-        )
+    match super::did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
+        Some(help) => format!("unknown operation `{name}`; {help}"),
+        None => format!("unknown operation `{name}`"),
     }
 }
 

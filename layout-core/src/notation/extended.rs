@@ -178,6 +178,10 @@ pub(super) fn complement(a: &Args) -> Res {
     }
     let l = a.layout(0)?;
     let r = if a.opt(1) {
+        // An integer layout's cotarget is read as its size: `complement(2:1, (3,4))` is
+        // `complement(2:1, 12) = 6:2`, so that `(L, L*)` tiles exactly the 12 elements. CuTe C++
+        // divides the shape mode by mode (`ceil_div((3,4), 2) = (2,4)`) and answers `8:2`,
+        // whose image [0,16) leaves the cotarget; we do not follow it (README, Policies).
         let cotarget = a.tuple(1)?;
         a.lift(cotarget.product()).and_then(|n| a.lift(crate::complement(&l, n)))
     } else {

@@ -1,7 +1,7 @@
 use layout::layout;
 
 layout! {
-    pub A = complement((4,8):(1,5));
+    pub A = complement((3,2):(1,4), 24);
 }
 
 fn main() {}

@@ -1,0 +1,211 @@
+//! The `layout` binary as a process: exit codes (0 ok, 1 rejected, 2 usage), help for every
+//! command, unknown and misplaced options, `--batch` over stdin with good and bad lines,
+//! files written by `svg -o`, and the inputs that used to hang or panic (issue 12).
+
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn layout(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_layout")).args(args).output().expect("the binary runs")
+}
+
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().expect("stdin").write_all(input).expect("write stdin");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_no_panic(o: &Output) {
+    assert!(!stderr(o).contains("panicked"), "the binary panicked:\n{}", stderr(o));
+}
+
+#[test]
+fn eval_prints_the_value_and_exits_0() {
+    let o = layout(&["eval", "composition((6,2):(8,2), (4,3):(3,1))"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "((2,2),3):((24,2),8)\n");
+    assert!(o.stderr.is_empty());
+}
+
+#[test]
+fn a_rejected_expression_exits_1_with_the_error_on_stderr() {
+    let o = layout(&["eval", "composition((4,6):(2,3), 6:3)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).starts_with("error: composition is not admissible: stride divisibility"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_misspelled_operation_suggests_the_right_one() {
+    let o = layout(&["eval", "compositon(4:1,2:1)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown operation `compositon`; did you mean `composition`?"), "{}", stderr(&o));
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in ["eval", "table", "show", "svg", "explain", "expand", "functions"] {
+        let o = layout(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{cmd} --help: {}", stderr(&o));
+        assert!(stdout(&o).contains(&format!("Usage: layout {cmd}")), "{cmd} --help:\n{}", stdout(&o));
+    }
+    let o = layout(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    for cmd in ["eval", "table", "show", "svg", "explain", "expand", "functions"] {
+        assert!(stdout(&o).contains(cmd), "{}", stdout(&o));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["eval"],                // no expression
+        &["frobnicate", "4:1"],   // unknown command
+        &["eval", "--tv", "4:1"], // an option of another command
+        &["eval", "--tile", "2x2", "4:1"],
+        &["table", "--frob", "4:1"],         // unknown option
+        &["eval", "4:1", "8:1"],             // two expressions (unquoted spaces)
+        &["eval", "--batch", "4:1"],         // both
+        &["show", "--tile", "4x4", "(4,4)"], // --tile needs --tv
+        &["show", "--tv", "--tile", "0x4", "(4,4)"],
+        &["expand", "--name"],
+    ] {
+        let o = layout(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("error") || stderr(&o).contains("Usage: layout"), "{args:?}: {}", stderr(&o));
+        assert_no_panic(&o);
+    }
+    let o = layout(&["eval", "--tv", "4:1"]);
+    assert!(stderr(&o).contains("'--tv'"), "{}", stderr(&o));
+}
+
+#[test]
+fn negative_numbers_are_expressions() {
+    let o = layout(&["eval", "-3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "-3\n");
+    let o = layout(&["eval", "--", "-3:1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("extent -3"));
+}
+
+#[test]
+fn batch_answers_every_line_in_order() {
+    let o = with_stdin(&["eval", "--batch"], b"4:1\ncomposition((4,6):(2,3), 6:3)\n\nsize((4,8))\nfoo(\r\n");
+    assert_eq!(o.status.code(), Some(0));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[0], "4:1");
+    assert!(lines[1].starts_with("error: composition is not admissible"));
+    assert!(lines[2].starts_with("error: "));
+    assert_eq!(lines[3], "32");
+    assert!(lines[4].starts_with("error: "));
+    let o = with_stdin(&["table", "--batch"], b"(4,2):(2,1)\n\xff\n4:1");
+    assert_eq!(stdout(&o), "0 2 4 6 1 3 5 7\nerror: the input line is not UTF-8\n0 1 2 3\n");
+}
+
+#[test]
+fn svg_writes_the_file() {
+    let dir = std::env::temp_dir().join(format!("layout-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tv.svg");
+    let o = layout(&["svg", "--tv", "((4,8),2):((16,1),8)", "--tile", "8x8", "-o", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("T0V0") && svg.trim_end().ends_with("</svg>"));
+    // An unwritable path is exit 1.
+    let o = layout(&["svg", "(4,4)", "-o", dir.join("missing/x.svg").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("error: cannot write"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn explain_prints_the_steps_and_the_verdict_is_the_exit_code() {
+    let ok = layout(&["explain", "composition((4,2,8):(3,12,97), 3:3)"]);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(stdout(&ok).ends_with("result: 3:9\n"), "{}", stdout(&ok));
+    let no = layout(&["explain", "composition((4,6):(2,3), 6:3)"]);
+    assert_eq!(no.status.code(), Some(1));
+    assert!(stdout(&no).contains("stride divisibility"), "{}", stdout(&no));
+}
+
+/// Used to scan every number up to the cosize (3·10¹²) for a tile, and overflow `m·m`.
+#[test]
+fn show_tv_of_a_huge_cosize_returns_at_once() {
+    let start = Instant::now();
+    let o = layout(&["show", "--tv", "(32,4):(1,1000000000000)"]);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--tile"), "{}", stderr(&o));
+    let o = layout(&["show", "--tv", "(1048576,1048576):(0,0)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_no_panic(&o);
+}
+
+/// `layout table … | head -c 10` used to panic on the closed pipe.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [&["table", "(1024,1024):(1,1024)"][..], &["show", "(64,64)"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 10];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // dropped: the pipe closes
+        let o = child.wait_with_output().unwrap();
+        assert_no_panic(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_layout"))
+        .args(["eval", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let _ = child.stdin.take().unwrap().write_all("4:1\n".repeat(100_000).as_bytes());
+    let o = child.wait_with_output().unwrap();
+    assert_no_panic(&o);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_a_usage_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let o = Command::new(env!("CARGO_BIN_EXE_layout"))
+        .arg("eval")
+        .arg(std::ffi::OsStr::from_bytes(b"4:\xff"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+    assert_no_panic(&o);
+}
+
+#[test]
+fn functions_lists_the_operations() {
+    let o = layout(&["functions"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).lines().any(|l| l == "composition(A, B)"), "{}", stdout(&o));
+}
