@@ -122,24 +122,9 @@ pub trait Madd<T> {
     fn madd(a: T, b: T, c: T) -> T;
 }
 
-/// `mul_add` (one rounding; a single instruction where the entry enables FMA).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub struct Fused;
 /// `a·b + c` (two roundings; no libm call where FMA is missing).
 pub struct Unfused;
 
-impl Madd<f32> for Fused {
-    #[inline(always)]
-    fn madd(a: f32, b: f32, c: f32) -> f32 {
-        a.mul_add(b, c)
-    }
-}
-impl Madd<f64> for Fused {
-    #[inline(always)]
-    fn madd(a: f64, b: f64, c: f64) -> f64 {
-        a.mul_add(b, c)
-    }
-}
 impl<T: GemmScalar> Madd<T> for Unfused {
     #[inline(always)]
     fn madd(a: T, b: T, c: T) -> T {
@@ -180,6 +165,88 @@ pub trait Kernel<T> {
         alpha: T,
         beta: T,
     );
+}
+
+/// A level's direct kernel for small problems: A read in place.
+pub trait Direct<T> {
+    /// Rows of the register tile.
+    const MR: usize;
+    /// Columns of the register tile.
+    const NR: usize;
+
+    /// `C[0..mr, 0..nr] = α·Σ_p A(i, p)·B(p, j) + β·C` (C not read when `β = 0`), with
+    /// `A(i, p)` at `a + i + p·a_cs`, `B(p, j)` at `b + p·b_rs + j·b_cs`, C's `(i, j)` at
+    /// `c + i·rs + j·cs`.
+    ///
+    /// # Safety
+    /// `mr ≤ MR`, `nr ≤ NR`; the `mr × k` elements of A, the `k × nr` of B and the `mr × nr`
+    /// of C are valid (C readable unless `β = 0`, writable, distinct); the CPU has the
+    /// kernel's features.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn kernel(
+        k: usize,
+        a: *const T,
+        a_cs: isize,
+        b: *const T,
+        b_rs: isize,
+        b_cs: isize,
+        c: *mut T,
+        rs: isize,
+        cs: isize,
+        mr: usize,
+        nr: usize,
+        alpha: T,
+        beta: T,
+    );
+}
+
+/// The largest `k` of a problem [`direct`] runs (see `gemm`'s `small` test).
+pub const DIRECT_K: usize = 64;
+/// The largest `MR` of a [`Direct`] kernel.
+const DIRECT_MR: usize = 32;
+
+/// Small problems with kernel `D`, no packing (A is copied to a stack block only when its
+/// rows are not contiguous).
+///
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds for a normalized problem with `1 ≤ k ≤ DIRECT_K`; the CPU
+/// has `D`'s features.
+#[inline(always)]
+pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
+    debug_assert!(p.k <= DIRECT_K && D::MR <= DIRECT_MR);
+    let mut block = core::mem::MaybeUninit::<[T; DIRECT_MR * DIRECT_K]>::uninit();
+    let block = block.as_mut_ptr().cast::<T>();
+    let mut i0 = 0;
+    while i0 < p.m {
+        let mr = D::MR.min(p.m - i0);
+        // SAFETY: rows `i0..i0+mr` of A; the block holds `MR·k ≤ DIRECT_MR·DIRECT_K`
+        // elements, of which the kernel reads rows `< mr` of each column.
+        let (a, a_cs) = unsafe {
+            let a = p.a.offset(i0 as isize * p.a_rs);
+            if p.a_rs == 1 {
+                (a, p.a_cs)
+            } else {
+                for q in 0..p.k {
+                    for i in 0..mr {
+                        *block.add(q * D::MR + i) = *a.offset(i as isize * p.a_rs + q as isize * p.a_cs);
+                    }
+                }
+                (block.cast_const(), D::MR as isize)
+            }
+        };
+        let mut j0 = 0;
+        while j0 < p.n {
+            let nr = D::NR.min(p.n - j0);
+            // SAFETY: columns `j0..j0+nr` of B and C, rows `i0..i0+mr` of C: in bounds.
+            unsafe {
+                let b = p.b.offset(j0 as isize * p.b_cs);
+                let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
+                D::kernel(p.k, a, a_cs, b, p.b_rs, p.b_cs, c, p.c_rs, p.c_cs, mr, nr, p.alpha, p.beta);
+            }
+            j0 += D::NR;
+        }
+        i0 += D::MR;
+    }
 }
 
 /// A 64-byte aligned, growable, uninitialized byte buffer.

@@ -361,7 +361,7 @@ pub unsafe fn gemm<T: GemmScalar>(
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
-    let small = p.m * p.n * p.k <= 32 * 32 * 32 && p.m <= 64 && p.n <= 64 && p.k <= 64;
+    let small = p.m * p.n * p.k <= 32 * 32 * 32 && p.m <= 64 && p.n <= 64 && p.k <= driver::DIRECT_K;
     #[cfg(feature = "rayon")]
     if !small && par::run(&p) {
         return;
