@@ -383,9 +383,11 @@ unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, 
 #[inline(always)]
 pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
-    let kc_max = K::KC.min(p.k);
-    let mc_max = K::MC.min(p.m.next_multiple_of(mr));
-    let nc_max = K::NC.min(p.n.next_multiple_of(nr));
+    // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
+    let even = |len: usize, max: usize, unit: usize| len.div_ceil(len.div_ceil(max)).next_multiple_of(unit);
+    let kc_max = even(p.k, K::KC, 1);
+    let mc_max = even(p.m, K::MC, mr);
+    let nc_max = even(p.n, K::NC, nr);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let bytes = (a_len + nc_max * kc_max) * core::mem::size_of::<T>();
     with_scratch(bytes, |buf| {
@@ -394,10 +396,10 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
         let bp = unsafe { ap.add(a_len) };
         let mut jc = 0;
         while jc < p.n {
-            let nc = K::NC.min(p.n - jc);
+            let nc = nc_max.min(p.n - jc);
             let mut pc = 0;
             while pc < p.k {
-                let kc = K::KC.min(p.k - pc);
+                let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
                 // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                 // `nc_max·kc_max ≥ nc.next_multiple_of(nr)·kc` elements.
@@ -407,7 +409,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 }
                 let mut ic = 0;
                 while ic < p.m {
-                    let mc = K::MC.min(p.m - ic);
+                    let mc = mc_max.min(p.m - ic);
                     // SAFETY: rows `ic..ic+mc`, columns `pc..pc+kc` of A; `ap` has
                     // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
                     unsafe {
