@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs the copy-kernel tests (layout/tests/kernels.rs) at every dispatch level this machine
-# can exercise:
+# Runs the copy-kernel tests (layout/tests/kernels.rs), the copies layout! emits
+# (ui-tests/tests/copy.rs) and the GEMM engine's tests (layout/tests/gemm.rs) at every dispatch
+# level this machine can exercise:
 #   1. natively, capped by LAYOUT_SIMD_LEVEL=avx2 and =portable (the native run covers the
 #      detected level: the tests force each lower level in turn);
 #   2. under qemu-x86_64 -cpu Haswell (AVX2, no AVX-512) and -cpu Nehalem (neither), where
 #      the detection itself must pick Avx2 / Portable (test `detected_level`);
 #   3. under valgrind with LAYOUT_SIMD_LEVEL=avx2 and =portable (valgrind has no AVX-512).
+# Under qemu and valgrind the GEMM tests run with LAYOUT_TEST_SMALL=1 (fewer, smaller problems).
 # A missing tool is skipped with a message, unless CI is set (then it fails).
 # Cargo uses CARGO_TARGET_DIR if set. Exits non-zero on the first failure.
 set -euo pipefail
@@ -36,8 +38,10 @@ test_bin() {
 echo "== building the test binaries: the drivers (layout/tests/kernels.rs) and the copies layout! emits (ui-tests/tests/copy.rs)"
 bin=$(test_bin layout kernels)
 copies=$(test_bin layout-ui-tests copy)
+gemm=$(test_bin layout gemm)
 echo "   $bin"
 echo "   $copies"
+echo "   $gemm"
 
 # qemu warns about each CPU feature its TCG cannot emulate (irrelevant here).
 quiet_qemu() {
@@ -49,7 +53,7 @@ run() {
     "$@"
 }
 
-for b in "$bin" "$copies"; do
+for b in "$bin" "$copies" "$gemm"; do
     run "$b" -q
     run env LAYOUT_SIMD_LEVEL=avx2 "$b" -q
     run env LAYOUT_SIMD_LEVEL=portable "$b" -q
@@ -72,6 +76,8 @@ if command -v qemu-x86_64 >/dev/null 2>&1; then
             echo "== qemu-x86_64 -cpu $cpu $b -q"
             qemu-x86_64 -cpu "$cpu" "$b" -q 2>&1 | quiet_qemu
         done
+        echo "== LAYOUT_TEST_SMALL=1 qemu-x86_64 -cpu $cpu $gemm -q"
+        LAYOUT_TEST_SMALL=1 qemu-x86_64 -cpu "$cpu" "$gemm" -q 2>&1 | quiet_qemu
     done
 else
     missing qemu-x86_64
@@ -82,6 +88,7 @@ if command -v valgrind >/dev/null 2>&1; then
         for b in "$bin" "$copies"; do
             run env LAYOUT_SIMD_LEVEL=$level valgrind -q --error-exitcode=1 "$b" -q --test-threads=2
         done
+        run env LAYOUT_SIMD_LEVEL=$level LAYOUT_TEST_SMALL=1 valgrind -q --error-exitcode=1 "$gemm" -q --test-threads=2
     done
 else
     missing valgrind

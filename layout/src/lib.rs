@@ -63,6 +63,10 @@ mod small_gemm;
 pub use copy::{CopyDest, CopySource};
 pub use layout_macro::layout;
 
+/// The run-time GEMM engine: strided `f32`/`f64` matrix products with packed, blocked,
+/// run-time dispatched micro-kernels (see [`gemm::gemm`]); the `layout!` macro's `gemm`
+/// items call it.
+pub mod gemm;
 /// Copy kernels: precompiled, run-time dispatched (portable, AVX2, AVX-512) drivers that run
 /// the loop nest and body a copy plan compiles to, with register-tile transposes, vector
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].

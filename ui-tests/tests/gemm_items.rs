@@ -1,5 +1,6 @@
-//! Small, fully static GEMM items (`pub fn NAME = gemm(T, A, B, C);` with M, N, K ≤ 32): the
-//! straight-line kernel against a naive f64 reference with the error bound
+//! GEMM items (`pub fn NAME = gemm(T, A, B, C);`): small fully static ones (M, N, K ≤ 32,
+//! the straight-line kernel) and larger ones (the facade's blocked GEMM inside the loops over
+//! the leaves it does not take), against a naive f64 reference with the error bound
 //! `k·ε·Σ|A||B|` per element, for the four transposition variants, strided C, sizes that are
 //! not multiples of anything, alpha and beta including 0 (beta = 0 with NaN in C), f32 and
 //! f64, at every dispatch level the CPU has.
@@ -29,6 +30,11 @@ layout! {
     pub fn contraction = gemm(f64, ((4,3),6):((1,24),4), (5,6):(6,1), ((4,3),5):((1,20),4));
     // A batch of 3 small products.
     pub fn batched = gemm(f32, (8,4,3):(1,8,32), (5,4,3):(4,1,20), (8,5,3):(1,10,50));
+    // Larger than the small kernel: the blocked GEMM, NN and TT, and with K split over two
+    // leaves (a convolution with 4 input channels of 10x10 and 5 3x3 filters: K = (3,3,4)).
+    pub fn big_nn = gemm(f32, (100,70):(1,100), (80,70):(70,1), (100,80):(1,100));
+    pub fn big_tt = gemm(f64, (67,45):(45,1), (53,45):(1,53), (67,53):(1,67));
+    pub fn big_conv = gemm(f32, ((8,8),((3,3),4)):((1,10),((1,10),100)), (5,((3,3),4)):(36,((1,3),9)), ((8,8),5):((1,8),64));
 }
 
 type Kernel<T> = fn(T, &[T], &[T], T, &mut [T]);
@@ -84,7 +90,7 @@ fn check64(a: &str, b: &str, c: &str, kernel: Kernel<f64>) {
 }
 
 #[test]
-fn small_gemms_match_the_reference_at_every_level() {
+fn gemm_items_match_the_reference_at_every_level() {
     let detected = level();
     for l in [Level::Portable, Level::Avx2, Level::Avx512].into_iter().filter(|&l| l <= detected) {
         force_level(l);
@@ -105,7 +111,15 @@ fn small_gemms_match_the_reference_at_every_level() {
             contraction(al, a, b, be, c)
         });
         check_batched(|al, a, b, be, c| batched(al, a, b, be, c));
-        eprintln!("level {l:?}: 13 small gemms agree");
+        check32("(100,70):(1,100)", "(80,70):(70,1)", "(100,80):(1,100)", |al, a, b, be, c| big_nn(al, a, b, be, c));
+        check64("(67,45):(45,1)", "(53,45):(1,53)", "(67,53):(1,67)", |al, a, b, be, c| big_tt(al, a, b, be, c));
+        check32(
+            "((8,8),((3,3),4)):((1,10),((1,10),100))",
+            "(5,((3,3),4)):(36,((1,3),9))",
+            "((8,8),5):((1,8),64)",
+            |al, a, b, be, c| big_conv(al, a, b, be, c),
+        );
+        eprintln!("level {l:?}: 16 gemms agree");
     }
     force_level(detected);
 }

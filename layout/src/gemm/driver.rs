@@ -1,0 +1,559 @@
+//! The level-independent parts of the GEMM engine: the problem and its normalization, the
+//! blocked (BLIS) loop nest with packing, the direct small-problem loop and the packing
+//! buffers. Everything here is `#[inline(always)]` so it compiles inside each level's
+//! `#[target_feature]` entry (packing and the small loop vectorize for that level); only the
+//! micro-kernel is a call.
+
+use super::GemmScalar;
+use core::cell::RefCell;
+
+/// One GEMM call: `C = α·A·B + β·C`, element `(i, j)` of a matrix at `ptr + i·rs + j·cs`.
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<T> {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub alpha: T,
+    pub a: *const T,
+    pub a_rs: isize,
+    pub a_cs: isize,
+    pub b: *const T,
+    pub b_rs: isize,
+    pub b_cs: isize,
+    pub beta: T,
+    pub c: *mut T,
+    pub c_rs: isize,
+    pub c_cs: isize,
+}
+
+// SAFETY: a problem is plain data; the threads that share one write disjoint parts of C
+// (see `par::run`) and only read A and B.
+unsafe impl<T: Send> Send for Problem<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Problem<T> {}
+
+impl<T: GemmScalar> Problem<T> {
+    /// Makes C's strides non-negative (reversing the order of rows or columns, and A's rows
+    /// or B's columns with them) and C contiguous along rows when it is contiguous along
+    /// anything (computing `Cᵀ = Bᵀ·Aᵀ` for a row-major C).
+    ///
+    /// # Safety
+    /// `m, n ≥ 1` and the pointers satisfy [`gemm`](super::gemm)'s bounds (the flips move a
+    /// base pointer to another element of the same matrix).
+    pub unsafe fn normalize(&mut self) {
+        // SAFETY: `(m-1)·rs` is the offset of the last row of C and of A (in bounds).
+        unsafe {
+            if self.c_rs < 0 && self.m > 1 {
+                let last = (self.m - 1) as isize;
+                self.c = self.c.offset(last * self.c_rs);
+                self.a = self.a.offset(last * self.a_rs);
+                self.c_rs = -self.c_rs;
+                self.a_rs = -self.a_rs;
+            }
+            if self.c_cs < 0 && self.n > 1 {
+                let last = (self.n - 1) as isize;
+                self.c = self.c.offset(last * self.c_cs);
+                self.b = self.b.offset(last * self.b_cs);
+                self.c_cs = -self.c_cs;
+                self.b_cs = -self.b_cs;
+            }
+        }
+        // Degenerate extents: the stride of an extent-1 mode is never used.
+        if self.m == 1 {
+            self.c_rs = 1;
+        }
+        if self.n == 1 {
+            self.c_cs = 1;
+        }
+        if self.c_rs != 1 && (self.c_cs == 1 || self.c_cs < self.c_rs) {
+            let p = *self;
+            *self = Problem {
+                m: p.n,
+                n: p.m,
+                k: p.k,
+                alpha: p.alpha,
+                a: p.b,
+                a_rs: p.b_cs,
+                a_cs: p.b_rs,
+                b: p.a,
+                b_rs: p.a_cs,
+                b_cs: p.a_rs,
+                beta: p.beta,
+                c: p.c,
+                c_rs: p.c_cs,
+                c_cs: p.c_rs,
+            };
+        }
+    }
+
+    /// The sub-problem of columns `start..start + len` of B and C.
+    #[cfg(feature = "rayon")]
+    pub fn columns(&self, start: usize, len: usize) -> Self {
+        let s = start as isize;
+        Problem { n: len, b: self.b.wrapping_offset(s * self.b_cs), c: self.c.wrapping_offset(s * self.c_cs), ..*self }
+    }
+
+    /// The sub-problem of rows `start..start + len` of A and C.
+    #[cfg(feature = "rayon")]
+    pub fn rows(&self, start: usize, len: usize) -> Self {
+        let s = start as isize;
+        Problem { m: len, a: self.a.wrapping_offset(s * self.a_rs), c: self.c.wrapping_offset(s * self.c_rs), ..*self }
+    }
+}
+
+/// `C = β·C` (zeros when `β = 0`, without reading C).
+///
+/// # Safety
+/// C's bounds of [`gemm`](super::gemm).
+pub unsafe fn scale_c<T: GemmScalar>(p: &Problem<T>) {
+    for j in 0..p.n {
+        for i in 0..p.m {
+            // SAFETY: `(i, j)` is an element of C.
+            unsafe {
+                let c = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
+                *c = if p.beta == T::ZERO { T::ZERO } else { p.beta * *c };
+            }
+        }
+    }
+}
+
+/// A multiply-add: fused at the levels with FMA, `a·b + c` otherwise.
+pub trait Madd<T> {
+    fn madd(a: T, b: T, c: T) -> T;
+}
+
+/// `a·b + c` (two roundings; no libm call where FMA is missing).
+pub struct Unfused;
+
+impl<T: GemmScalar> Madd<T> for Unfused {
+    #[inline(always)]
+    fn madd(a: T, b: T, c: T) -> T {
+        a * b + c
+    }
+}
+
+/// A level's micro-kernel and blocking.
+pub trait Kernel<T> {
+    /// Rows of the register tile (a multiple of the vector width).
+    const MR: usize;
+    /// Columns of the register tile.
+    const NR: usize;
+    /// Depth of a packed panel (the B micro-panel `KC×NR` stays in L1).
+    const KC: usize;
+    /// Rows of the packed A block (`MC×KC` stays in L2); a multiple of `MR`.
+    const MC: usize;
+    /// Columns of the packed B block; a multiple of `NR`.
+    const NC: usize;
+
+    /// `C[0..mr, 0..nr] = α·Σ_p a[p·MR + i]·b[p·NR + j] + β·C` (C not read when `β = 0`),
+    /// C's element `(i, j)` at `c + i·rs + j·cs`.
+    ///
+    /// # Safety
+    /// `a` holds `kc·MR` and `b` `kc·NR` readable elements; `mr ≤ MR`, `nr ≤ NR`; the
+    /// `mr × nr` elements of C are valid (readable unless `β = 0`, writable, distinct); the
+    /// CPU has the kernel's features.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn micro(
+        kc: usize,
+        a: *const T,
+        b: *const T,
+        c: *mut T,
+        rs: isize,
+        cs: isize,
+        mr: usize,
+        nr: usize,
+        alpha: T,
+        beta: T,
+    );
+}
+
+/// A level's direct kernel for small problems: A read in place.
+pub trait Direct<T> {
+    /// Rows of the register tile.
+    const MR: usize;
+    /// Columns of the register tile.
+    const NR: usize;
+
+    /// `C[0..mr, 0..nr] = α·Σ_p A(i, p)·B(p, j) + β·C` (C not read when `β = 0`), with
+    /// `A(i, p)` at `a + i + p·a_cs`, `B(p, j)` at `b + p·b_rs + j·b_cs`, C's `(i, j)` at
+    /// `c + i·rs + j·cs`.
+    ///
+    /// # Safety
+    /// `mr ≤ MR`, `nr ≤ NR`; the `mr × k` elements of A, the `k × nr` of B and the `mr × nr`
+    /// of C are valid (C readable unless `β = 0`, writable, distinct); the CPU has the
+    /// kernel's features.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn kernel(
+        k: usize,
+        a: *const T,
+        a_cs: isize,
+        b: *const T,
+        b_rs: isize,
+        b_cs: isize,
+        c: *mut T,
+        rs: isize,
+        cs: isize,
+        mr: usize,
+        nr: usize,
+        alpha: T,
+        beta: T,
+    );
+}
+
+/// The largest `k` of a problem [`direct`] runs (see `gemm`'s `small` test).
+pub const DIRECT_K: usize = 64;
+/// The largest `MR` of a [`Direct`] kernel.
+const DIRECT_MR: usize = 32;
+
+/// Small problems with kernel `D`, no packing (A is copied to a stack block only when its
+/// rows are not contiguous).
+///
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds for a normalized problem with `1 ≤ k ≤ DIRECT_K`; the CPU
+/// has `D`'s features.
+#[inline(always)]
+pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
+    debug_assert!(p.k <= DIRECT_K && D::MR <= DIRECT_MR);
+    let mut block = core::mem::MaybeUninit::<[T; DIRECT_MR * DIRECT_K]>::uninit();
+    let block = block.as_mut_ptr().cast::<T>();
+    let mut i0 = 0;
+    while i0 < p.m {
+        let mr = D::MR.min(p.m - i0);
+        // SAFETY: rows `i0..i0+mr` of A; the block holds `MR·k ≤ DIRECT_MR·DIRECT_K`
+        // elements, of which the kernel reads rows `< mr` of each column.
+        let (a, a_cs) = unsafe {
+            let a = p.a.offset(i0 as isize * p.a_rs);
+            if p.a_rs == 1 {
+                (a, p.a_cs)
+            } else {
+                for q in 0..p.k {
+                    for i in 0..mr {
+                        *block.add(q * D::MR + i) = *a.offset(i as isize * p.a_rs + q as isize * p.a_cs);
+                    }
+                }
+                (block.cast_const(), D::MR as isize)
+            }
+        };
+        let mut j0 = 0;
+        while j0 < p.n {
+            let nr = D::NR.min(p.n - j0);
+            // SAFETY: columns `j0..j0+nr` of B and C, rows `i0..i0+mr` of C: in bounds.
+            unsafe {
+                let b = p.b.offset(j0 as isize * p.b_cs);
+                let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
+                D::kernel(p.k, a, a_cs, b, p.b_rs, p.b_cs, c, p.c_rs, p.c_cs, mr, nr, p.alpha, p.beta);
+            }
+            j0 += D::NR;
+        }
+        i0 += D::MR;
+    }
+}
+
+/// A 64-byte aligned, growable, uninitialized byte buffer.
+struct Buf {
+    ptr: *mut u8,
+    bytes: usize,
+}
+
+const ALIGN: usize = 64;
+
+impl Buf {
+    const fn new() -> Self {
+        Buf { ptr: core::ptr::null_mut(), bytes: 0 }
+    }
+
+    fn reserve(&mut self, bytes: usize) {
+        if bytes <= self.bytes {
+            return;
+        }
+        self.free();
+        let bytes = bytes.next_multiple_of(ALIGN).max(ALIGN);
+        let layout = std::alloc::Layout::from_size_align(bytes, ALIGN).expect("gemm: packing buffer too large");
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        self.ptr = ptr;
+        self.bytes = bytes;
+    }
+
+    fn free(&mut self) {
+        if !self.ptr.is_null() {
+            // SAFETY: allocated by `reserve` with this size and alignment.
+            unsafe { std::alloc::dealloc(self.ptr, std::alloc::Layout::from_size_align_unchecked(self.bytes, ALIGN)) };
+            self.ptr = core::ptr::null_mut();
+            self.bytes = 0;
+        }
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        self.free();
+    }
+}
+
+thread_local! {
+    /// The packing buffer of this thread, kept between calls.
+    static PACK: RefCell<Buf> = const { RefCell::new(Buf::new()) };
+}
+
+/// Runs `f` with at least `bytes` bytes of 64-byte aligned scratch memory: this thread's
+/// buffer, or a fresh one if it is in use.
+#[inline(always)]
+fn with_scratch<R>(bytes: usize, f: impl FnOnce(*mut u8) -> R) -> R {
+    PACK.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buf) => {
+            buf.reserve(bytes);
+            f(buf.ptr)
+        }
+        Err(_) => {
+            let mut buf = Buf::new();
+            buf.reserve(bytes);
+            f(buf.ptr)
+        }
+    })
+}
+
+/// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of `w`
+/// rows: `dst[(i/w)·w·kc + p·w + i%w]`, the last panel zero-padded to `w` rows.
+///
+/// # Safety
+/// The block's elements are readable; `dst` has `len.next_multiple_of(w)·kc` writable
+/// elements.
+#[inline(always)]
+unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize) {
+    let mut i0 = 0;
+    while i0 < len {
+        let rows = w.min(len - i0);
+        // SAFETY: panel `i0 / w` of `dst`, rows `i0..i0 + rows` of the block (the caller's
+        // bounds); every index below stays inside them.
+        unsafe {
+            let d = dst.add(i0 * kc);
+            let s = src.offset(i0 as isize * s_i);
+            if s_i == 1 && rows == w {
+                // Contiguous along the panel: vector copies of `w` elements.
+                for p in 0..kc {
+                    let sp = s.offset(p as isize * s_p);
+                    let dp = d.add(p * w);
+                    for i in 0..w {
+                        *dp.add(i) = *sp.add(i);
+                    }
+                }
+            } else if s_p == 1 {
+                // Contiguous along k: a transpose, in blocks of 16 columns that stay in L1.
+                let mut p0 = 0;
+                while p0 < kc {
+                    let pe = (p0 + 16).min(kc);
+                    for i in 0..rows {
+                        let si = s.offset(i as isize * s_i);
+                        for p in p0..pe {
+                            *d.add(p * w + i) = *si.add(p);
+                        }
+                    }
+                    for i in rows..w {
+                        for p in p0..pe {
+                            *d.add(p * w + i) = T::ZERO;
+                        }
+                    }
+                    p0 = pe;
+                }
+            } else {
+                for p in 0..kc {
+                    let sp = s.offset(p as isize * s_p);
+                    let dp = d.add(p * w);
+                    for i in 0..rows {
+                        *dp.add(i) = *sp.offset(i as isize * s_i);
+                    }
+                    for i in rows..w {
+                        *dp.add(i) = T::ZERO;
+                    }
+                }
+            }
+        }
+        i0 += w;
+    }
+}
+
+/// The blocked GEMM of a normalized problem on this thread, with kernel `K`.
+///
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds; `k ≥ 1`; the CPU has `K`'s features.
+#[inline(always)]
+pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
+    let (mr, nr) = (K::MR, K::NR);
+    // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
+    let even = |len: usize, max: usize, unit: usize| len.div_ceil(len.div_ceil(max)).next_multiple_of(unit);
+    let kc_max = even(p.k, K::KC, 1);
+    let mc_max = even(p.m, K::MC, mr);
+    let nc_max = even(p.n, K::NC, nr);
+    let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
+    let bytes = (a_len + nc_max * kc_max) * core::mem::size_of::<T>();
+    with_scratch(bytes, |buf| {
+        let ap = buf.cast::<T>();
+        // SAFETY: `a_len` elements into a buffer of `a_len + nc_max·kc_max`.
+        let bp = unsafe { ap.add(a_len) };
+        let mut jc = 0;
+        while jc < p.n {
+            let nc = nc_max.min(p.n - jc);
+            let mut pc = 0;
+            while pc < p.k {
+                let kc = kc_max.min(p.k - pc);
+                let beta = if pc == 0 { p.beta } else { T::ONE };
+                // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
+                // `nc_max·kc_max ≥ nc.next_multiple_of(nr)·kc` elements.
+                unsafe {
+                    let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
+                    pack(nr, bp, b, p.b_cs, p.b_rs, nc, kc);
+                }
+                let mut ic = 0;
+                while ic < p.m {
+                    let mc = mc_max.min(p.m - ic);
+                    // SAFETY: rows `ic..ic+mc`, columns `pc..pc+kc` of A; `ap` has
+                    // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
+                    unsafe {
+                        let a = p.a.offset(ic as isize * p.a_rs + pc as isize * p.a_cs);
+                        pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
+                    }
+                    let mut jr = 0;
+                    while jr < nc {
+                        let nrr = nr.min(nc - jr);
+                        let mut ir = 0;
+                        while ir < mc {
+                            let mrr = mr.min(mc - ir);
+                            // SAFETY: panels `ir/mr` of `ap` and `jr/nr` of `bp` hold `kc·mr`
+                            // and `kc·nr` packed elements; the tile's `mrr × nrr` elements of
+                            // C are in bounds (the caller's); the features are the caller's.
+                            unsafe {
+                                let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
+                                K::micro(
+                                    kc,
+                                    ap.add(ir * kc),
+                                    bp.add(jr * kc),
+                                    c,
+                                    p.c_rs,
+                                    p.c_cs,
+                                    mrr,
+                                    nrr,
+                                    p.alpha,
+                                    beta,
+                                );
+                            }
+                            ir += mr;
+                        }
+                        jr += nr;
+                    }
+                    ic += mc;
+                }
+                pc += kc;
+            }
+            jc += nc;
+        }
+    })
+}
+
+/// The direct loop for small problems: register tiles of `64/size_of::<T>()` rows by 4
+/// columns, read straight from the strided operands (no packing).
+///
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds; `k ≥ 1`.
+#[inline(always)]
+pub unsafe fn small<T: GemmScalar, F: Madd<T>>(p: &Problem<T>) {
+    const NB: usize = 4;
+    let ib = 64 / core::mem::size_of::<T>();
+    let (a_rs, a_cs, b_rs, b_cs) = (p.a_rs, p.a_cs, p.b_rs, p.b_cs);
+    let mut j0 = 0;
+    while j0 < p.n {
+        let nj = NB.min(p.n - j0);
+        let mut i0 = 0;
+        while i0 < p.m {
+            let mi = ib.min(p.m - i0);
+            let mut acc = [[T::ZERO; 16]; NB];
+            // SAFETY: every `(i0 + i, q)` of A and `(q, j0 + jj)` of B read below has
+            // `i < mi`, `jj < nj`, `q < k`: inside the operands (the caller's bounds).
+            unsafe {
+                let a0 = p.a.offset(i0 as isize * a_rs);
+                let b0 = p.b.offset(j0 as isize * b_cs);
+                if mi == ib && nj == NB {
+                    if a_rs == 1 {
+                        for q in 0..p.k as isize {
+                            let ap = a0.offset(q * a_cs);
+                            let bp = b0.offset(q * b_rs);
+                            for (jj, col) in acc.iter_mut().enumerate() {
+                                let bv = *bp.offset(jj as isize * b_cs);
+                                for (i, x) in col.iter_mut().enumerate().take(ib) {
+                                    *x = F::madd(*ap.add(i), bv, *x);
+                                }
+                            }
+                        }
+                    } else {
+                        for q in 0..p.k as isize {
+                            let ap = a0.offset(q * a_cs);
+                            let bp = b0.offset(q * b_rs);
+                            for (jj, col) in acc.iter_mut().enumerate() {
+                                let bv = *bp.offset(jj as isize * b_cs);
+                                for (i, x) in col.iter_mut().enumerate().take(ib) {
+                                    *x = F::madd(*ap.offset(i as isize * a_rs), bv, *x);
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for q in 0..p.k as isize {
+                        let ap = a0.offset(q * a_cs);
+                        let bp = b0.offset(q * b_rs);
+                        for (jj, col) in acc.iter_mut().enumerate().take(nj) {
+                            let bv = *bp.offset(jj as isize * b_cs);
+                            for (i, x) in col.iter_mut().enumerate().take(mi) {
+                                *x = F::madd(*ap.offset(i as isize * a_rs), bv, *x);
+                            }
+                        }
+                    }
+                }
+            }
+            for (jj, col) in acc.iter().enumerate().take(nj) {
+                for (i, &x) in col.iter().enumerate().take(mi) {
+                    // SAFETY: `(i0 + i, j0 + jj)` is an element of C.
+                    unsafe {
+                        let c = p.c.offset((i0 + i) as isize * p.c_rs + (j0 + jj) as isize * p.c_cs);
+                        *c = if p.beta == T::ZERO { p.alpha * x } else { p.alpha * x + p.beta * *c };
+                    }
+                }
+            }
+            i0 += ib;
+        }
+        j0 += NB;
+    }
+}
+
+/// Writes back an `MR×NR` tile held column by column in `acc` (`acc[j·mr_full + i]`):
+/// `C[i, j] = α·acc + β·C` for `i < mr`, `j < nr` (C not read when `β = 0`).
+///
+/// # Safety
+/// The `mr × nr` elements of C are valid as [`Kernel::micro`] requires; `acc` holds
+/// `mr_full·nr` elements.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn write_back<T: GemmScalar>(
+    acc: &[T],
+    mr_full: usize,
+    c: *mut T,
+    rs: isize,
+    cs: isize,
+    mr: usize,
+    nr: usize,
+    alpha: T,
+    beta: T,
+) {
+    for j in 0..nr {
+        for i in 0..mr {
+            let x = acc[j * mr_full + i];
+            // SAFETY: `(i, j)` is an element of the tile (the caller's bound).
+            unsafe {
+                let cp = c.offset(i as isize * rs + j as isize * cs);
+                *cp = if beta == T::ZERO { alpha * x } else { alpha * x + beta * *cp };
+            }
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! The run-time GEMM engine: `C(m,n) = α·Σ_k A(m,k)·B(k,n) + β·C(m,n)` over strided `f32` or
+//! `f64` matrices, at the SIMD [`level`](crate::kernels::level) in effect (portable, AVX2+FMA,
+//! AVX-512), in parallel over rayon's pool for large problems (default feature `rayon`).
+//!
+//! Every operand is a raw strided view: element `(i, j)` of a matrix is at
+//! `ptr + i·row_stride + j·col_stride`, strides in elements and of any sign, so the BLAS
+//! transposition variants (NN, NT, TN, TT), sub-matrices, reversed and generally strided
+//! matrices are all choices of strides. (The layout issue writes B as `(N,K)`; with strides
+//! that is the same matrix read the other way.)
+//!
+//! How it runs (the plan the `layout!` macro's `gemm` item will also describe):
+//! - C is normalized first: negative strides are flipped (reversing A's rows or B's columns
+//!   with them), and a C that is contiguous along its columns (row-major) is computed as
+//!   `Cᵀ = Bᵀ·Aᵀ`, so the micro-kernels write columns of C as vectors.
+//! - Small problems (`m·n·k ≤ 32³` and every extent at most 64) run a direct register-blocked
+//!   loop over the strided operands, without packing.
+//! - Larger ones are blocked as in BLIS: for each `NC` columns of B and `KC` of the inner
+//!   dimension, B is packed into `KC×NR` micro-panels (`((NR,NC/NR),KC):((1,NR·KC),NR)`); for
+//!   each `MC` rows of A, A into `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`); the
+//!   micro-kernel then keeps an `MR×NR` tile of C in registers over `KC` rank-1 updates.
+//!   Packing is a vector copy when the source is contiguous along the panel's short side, a
+//!   blocked transpose when contiguous along k, a gather otherwise; edge panels are
+//!   zero-padded and their tiles written back through a small buffer.
+//! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
+//!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4.
+//! - With the `rayon` feature and `m·n·k ≥ 2²¹`, the larger of m and n is split across the
+//!   pool's threads, each running the blocked algorithm on its share with its own buffers.
+//!
+//! `β = 0` never reads C (so NaN or uninitialized-but-allocated values in C do not leak), and
+//! `α = 0` or `k = 0` never reads A or B.
+
+mod driver;
+mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use core::marker::PhantomData;
+use driver::Problem;
+
+mod sealed {
+    /// Implemented for `f32` and `f64` only; carries the per-type dispatch.
+    pub trait Sealed {
+        /// Runs a normalized problem at the level in effect, on this thread.
+        ///
+        /// # Safety
+        /// The contract of [`gemm`](super::gemm) for the problem's pointers and strides.
+        unsafe fn run(p: &super::Problem<Self>, small: bool)
+        where
+            Self: Sized;
+    }
+}
+
+/// The element types the GEMM engine has kernels for: `f32` and `f64` (sealed).
+pub trait GemmScalar:
+    sealed::Sealed
+    + Copy
+    + PartialEq
+    + core::fmt::Debug
+    + Send
+    + Sync
+    + 'static
+    + core::ops::Add<Output = Self>
+    + core::ops::Mul<Output = Self>
+{
+    /// Zero.
+    const ZERO: Self;
+    /// One.
+    const ONE: Self;
+}
+
+impl GemmScalar for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+}
+
+impl GemmScalar for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+}
+
+/// A read-only strided matrix view: element `(i, j)` at `ptr + i·row_stride + j·col_stride`.
+#[derive(Clone, Copy, Debug)]
+pub struct MatRef<'a, T> {
+    ptr: *const T,
+    rows: usize,
+    cols: usize,
+    row_stride: isize,
+    col_stride: isize,
+    _life: PhantomData<&'a T>,
+}
+
+/// A mutable strided matrix view: element `(i, j)` at `ptr + i·row_stride + j·col_stride`,
+/// no two elements at the same address.
+#[derive(Debug)]
+pub struct MatMut<'a, T> {
+    ptr: *mut T,
+    rows: usize,
+    cols: usize,
+    row_stride: isize,
+    col_stride: isize,
+    _life: PhantomData<&'a mut T>,
+}
+
+/// The smallest and largest offset `i·rs + j·cs` over a `rows × cols` matrix (both extents
+/// non-zero), or `None` on overflow.
+fn offset_range(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
+    let r = isize::try_from(rows - 1).ok()?.checked_mul(rs)?;
+    let c = isize::try_from(cols - 1).ok()?.checked_mul(cs)?;
+    let lo = r.min(0).checked_add(c.min(0))?;
+    let hi = r.max(0).checked_add(c.max(0))?;
+    Some((lo, hi))
+}
+
+/// Whether every offset of a `rows × cols` matrix with these strides lies in `0..len`.
+fn fits(len: usize, rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
+    if rows == 0 || cols == 0 {
+        return true;
+    }
+    match offset_range(rows, cols, rs, cs) {
+        Some((lo, hi)) => lo >= 0 && (hi as usize) < len,
+        None => false,
+    }
+}
+
+/// Whether distinct elements of a `rows × cols` matrix have distinct offsets (a sufficient
+/// test: the larger stride steps over the whole extent of the smaller one).
+fn injective(rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
+    if rows <= 1 && cols <= 1 {
+        return true;
+    }
+    if rows <= 1 {
+        return cs != 0;
+    }
+    if cols <= 1 {
+        return rs != 0;
+    }
+    let (r, c) = (rs.unsigned_abs(), cs.unsigned_abs());
+    let (small, small_n, large) = if r <= c { (r, rows, c) } else { (c, cols, r) };
+    small != 0 && small.checked_mul(small_n).is_some_and(|span| large >= span)
+}
+
+impl<'a, T> MatRef<'a, T> {
+    /// A view of `rows × cols` elements of `slice` with these strides.
+    ///
+    /// # Panics
+    /// When some element's offset falls outside `slice`.
+    pub fn from_slice(slice: &'a [T], rows: usize, cols: usize, row_stride: isize, col_stride: isize) -> Self {
+        assert!(
+            fits(slice.len(), rows, cols, row_stride, col_stride),
+            "MatRef::from_slice: a {rows}x{cols} matrix with strides ({row_stride}, {col_stride}) does not fit in a slice of {} elements",
+            slice.len()
+        );
+        // SAFETY: every offset is inside `slice` (checked above), borrowed for `'a`.
+        unsafe { Self::from_raw_parts(slice.as_ptr(), rows, cols, row_stride, col_stride) }
+    }
+
+    /// A view from a raw pointer.
+    ///
+    /// # Safety
+    /// For every `i < rows`, `j < cols`, `ptr + i·row_stride + j·col_stride` is in bounds of
+    /// one allocation, aligned, initialized and not written through other pointers for `'a`.
+    pub unsafe fn from_raw_parts(
+        ptr: *const T,
+        rows: usize,
+        cols: usize,
+        row_stride: isize,
+        col_stride: isize,
+    ) -> Self {
+        MatRef { ptr, rows, cols, row_stride, col_stride, _life: PhantomData }
+    }
+
+    /// The number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// `(row_stride, col_stride)` in elements.
+    pub fn strides(&self) -> (isize, isize) {
+        (self.row_stride, self.col_stride)
+    }
+
+    /// The pointer to element `(0, 0)`.
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr
+    }
+
+    /// The transpose (a view, strides swapped).
+    pub fn transpose(self) -> Self {
+        MatRef {
+            ptr: self.ptr,
+            rows: self.cols,
+            cols: self.rows,
+            row_stride: self.col_stride,
+            col_stride: self.row_stride,
+            _life: PhantomData,
+        }
+    }
+
+    /// Element `(i, j)`.
+    ///
+    /// # Panics
+    /// When `i ≥ rows` or `j ≥ cols`.
+    pub fn get(&self, i: usize, j: usize) -> T
+    where
+        T: Copy,
+    {
+        assert!(i < self.rows && j < self.cols, "MatRef::get: ({i}, {j}) outside {}x{}", self.rows, self.cols);
+        // SAFETY: `(i, j)` is inside the matrix, whose elements are readable (constructor bound).
+        unsafe { *self.ptr.offset(i as isize * self.row_stride + j as isize * self.col_stride) }
+    }
+}
+
+impl<'a, T> MatMut<'a, T> {
+    /// A view of `rows × cols` elements of `slice` with these strides.
+    ///
+    /// # Panics
+    /// When some element's offset falls outside `slice`, or two elements may share an offset.
+    pub fn from_slice(slice: &'a mut [T], rows: usize, cols: usize, row_stride: isize, col_stride: isize) -> Self {
+        assert!(
+            fits(slice.len(), rows, cols, row_stride, col_stride),
+            "MatMut::from_slice: a {rows}x{cols} matrix with strides ({row_stride}, {col_stride}) does not fit in a slice of {} elements",
+            slice.len()
+        );
+        assert!(
+            injective(rows, cols, row_stride, col_stride),
+            "MatMut::from_slice: strides ({row_stride}, {col_stride}) map two elements of a {rows}x{cols} matrix to one place"
+        );
+        // SAFETY: every offset is inside `slice` (checked), distinct (checked), and `slice`
+        // is borrowed exclusively for `'a`.
+        unsafe { Self::from_raw_parts(slice.as_mut_ptr(), rows, cols, row_stride, col_stride) }
+    }
+
+    /// A view from a raw pointer.
+    ///
+    /// # Safety
+    /// For every `i < rows`, `j < cols`, `ptr + i·row_stride + j·col_stride` is in bounds of
+    /// one allocation, aligned, initialized, distinct for distinct `(i, j)`, and not accessed
+    /// through other pointers for `'a`.
+    pub unsafe fn from_raw_parts(ptr: *mut T, rows: usize, cols: usize, row_stride: isize, col_stride: isize) -> Self {
+        MatMut { ptr, rows, cols, row_stride, col_stride, _life: PhantomData }
+    }
+
+    /// The number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// `(row_stride, col_stride)` in elements.
+    pub fn strides(&self) -> (isize, isize) {
+        (self.row_stride, self.col_stride)
+    }
+
+    /// The pointer to element `(0, 0)`.
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        self.ptr
+    }
+
+    /// A read-only view of the same elements.
+    pub fn as_ref(&self) -> MatRef<'_, T> {
+        MatRef {
+            ptr: self.ptr,
+            rows: self.rows,
+            cols: self.cols,
+            row_stride: self.row_stride,
+            col_stride: self.col_stride,
+            _life: PhantomData,
+        }
+    }
+}
+
+/// `c = alpha·a·b + beta·c` over views (`a` is `m×k`, `b` is `k×n`, `c` is `m×n`); with
+/// `beta = 0`, `c` is not read.
+///
+/// # Panics
+/// When the shapes do not agree.
+pub fn matmul<T: GemmScalar>(alpha: T, a: MatRef<'_, T>, b: MatRef<'_, T>, beta: T, mut c: MatMut<'_, T>) {
+    assert!(
+        a.rows == c.rows && b.cols == c.cols && a.cols == b.rows,
+        "matmul: shapes do not agree: a is {}x{}, b is {}x{}, c is {}x{}",
+        a.rows,
+        a.cols,
+        b.rows,
+        b.cols,
+        c.rows,
+        c.cols
+    );
+    let (c_rs, c_cs) = c.strides();
+    // SAFETY: the views' constructors vouch for every element in bounds; `c` is borrowed
+    // mutably, so it overlaps neither `a` nor `b` (shared borrows), and its offsets are
+    // distinct (its constructor's bound).
+    unsafe {
+        gemm(
+            c.rows,
+            c.cols,
+            a.cols,
+            alpha,
+            a.ptr,
+            a.row_stride,
+            a.col_stride,
+            b.ptr,
+            b.row_stride,
+            b.col_stride,
+            beta,
+            c.as_mut_ptr(),
+            c_rs,
+            c_cs,
+        )
+    }
+}
+
+/// `C = α·A·B + β·C` for strided `m×k` A, `k×n` B and `m×n` C: element `(i, j)` of a matrix
+/// is at `ptr + i·rs + j·cs` (strides in elements, any sign).
+///
+/// `β = 0` stores `α·A·B` without reading C; `α = 0` or `k = 0` scales C by β without
+/// reading A or B. Runs at the SIMD level in effect, and on rayon's pool when the problem is
+/// large (`m·n·k ≥ 2²¹`, feature `rayon`).
+///
+/// # Safety
+/// - For every `i < m`, `p < k`: `a + i·a_rs + p·a_cs` is in bounds of one allocation, aligned
+///   and readable (unless `α = 0` or `k = 0`); likewise `b + p·b_rs + j·b_cs` for `p < k`,
+///   `j < n`.
+/// - For every `i < m`, `j < n`: `c + i·c_rs + j·c_cs` is in bounds, aligned, writable,
+///   readable unless `β = 0`, and distinct for distinct `(i, j)`.
+/// - C overlaps neither A nor B; nothing else accesses them during the call.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn gemm<T: GemmScalar>(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: T,
+    a: *const T,
+    a_rs: isize,
+    a_cs: isize,
+    b: *const T,
+    b_rs: isize,
+    b_cs: isize,
+    beta: T,
+    c: *mut T,
+    c_rs: isize,
+    c_cs: isize,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    let mut p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
+    if k == 0 || alpha == T::ZERO {
+        // SAFETY: C's bound (the caller's).
+        unsafe { driver::scale_c(&p) };
+        return;
+    }
+    // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
+    // bounds).
+    unsafe { p.normalize() };
+    let small = p.m * p.n * p.k <= 32 * 32 * 32 && p.m <= 64 && p.n <= 64 && p.k <= driver::DIRECT_K;
+    #[cfg(feature = "rayon")]
+    if !small && par::run(&p) {
+        return;
+    }
+    // SAFETY: the caller's bounds, kept by `normalize`.
+    unsafe { T::run(&p, small) }
+}
+
+#[cfg(feature = "rayon")]
+mod par {
+    use super::{GemmScalar, Problem};
+    use rayon::prelude::*;
+
+    /// Below this many multiply-adds one thread does the work.
+    const PAR_MIN: usize = 1 << 21;
+    /// Shares are multiples of this (of every kernel's MR and NR).
+    const GRAIN: usize = 96;
+
+    /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
+    /// the problem is too small or there is one thread.
+    pub(super) fn run<T: GemmScalar>(p: &Problem<T>) -> bool {
+        let threads = rayon::current_num_threads();
+        if threads < 2 || p.m.saturating_mul(p.n).saturating_mul(p.k) < PAR_MIN {
+            return false;
+        }
+        let split_n = p.n >= p.m;
+        let dim = if split_n { p.n } else { p.m };
+        let parts = threads.min(dim.div_ceil(GRAIN));
+        if parts < 2 {
+            return false;
+        }
+        let share = dim.div_ceil(parts).div_ceil(GRAIN) * GRAIN;
+        let parts = dim.div_ceil(share);
+        (0..parts).into_par_iter().for_each(|t| {
+            let start = t * share;
+            let len = share.min(dim - start);
+            let sub = if split_n { p.columns(start, len) } else { p.rows(start, len) };
+            // SAFETY: the share is a sub-problem of the caller's (its C a disjoint block of
+            // columns or rows of C), so the caller's bounds hold for it; shares write disjoint
+            // elements of C.
+            unsafe { T::run(&sub, false) }
+        });
+        true
+    }
+}
+
+macro_rules! scalar_dispatch {
+    ($t:ty, $portable:ident, $avx2:ident, $avx512:ident) => {
+        impl sealed::Sealed for $t {
+            unsafe fn run(p: &Problem<$t>, small: bool) {
+                use crate::kernels::{Level, level};
+                match level() {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `level()` never exceeds what the CPU supports; the caller's bounds.
+                    Level::Avx512 => unsafe { x86::$avx512(p, small) },
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: as above.
+                    Level::Avx2 => unsafe { x86::$avx2(p, small) },
+                    // SAFETY: the caller's bounds.
+                    _ => unsafe { portable::$portable(p, small) },
+                }
+            }
+        }
+    };
+}
+
+scalar_dispatch!(f32, f32_portable, f32_avx2, f32_avx512);
+scalar_dispatch!(f64, f64_portable, f64_avx2, f64_avx512);

@@ -1,0 +1,64 @@
+//! The portable level: plain Rust the compiler vectorizes for the target's baseline (SSE2 on
+//! x86_64, no FMA), the only level on other architectures.
+
+use super::GemmScalar;
+use super::driver::{Kernel, Problem, Unfused, blocked, small, write_back};
+
+/// A generic register tile of `MR×NR` (`MR` a multiple of the baseline vector).
+struct Tile<const MR: usize, const NR: usize, const KC: usize, const MC: usize, const NC: usize>;
+
+impl<T: GemmScalar, const MR: usize, const NR: usize, const KC: usize, const MC: usize, const NC: usize> Kernel<T>
+    for Tile<MR, NR, KC, MC, NC>
+{
+    const MR: usize = MR;
+    const NR: usize = NR;
+    const KC: usize = KC;
+    const MC: usize = MC;
+    const NC: usize = NC;
+
+    #[inline(always)]
+    unsafe fn micro(
+        kc: usize,
+        a: *const T,
+        b: *const T,
+        c: *mut T,
+        rs: isize,
+        cs: isize,
+        mr: usize,
+        nr: usize,
+        alpha: T,
+        beta: T,
+    ) {
+        let mut acc = [[T::ZERO; MR]; NR];
+        for p in 0..kc {
+            // SAFETY: `p < kc`: inside the packed panels (`kc·MR` and `kc·NR` elements).
+            let (ap, bp) = unsafe { (&*a.add(p * MR).cast::<[T; MR]>(), &*b.add(p * NR).cast::<[T; NR]>()) };
+            for (col, &bv) in acc.iter_mut().zip(bp) {
+                for (x, &av) in col.iter_mut().zip(ap) {
+                    *x = av * bv + *x;
+                }
+            }
+        }
+        // SAFETY: `[[T; MR]; NR]` is `MR·NR` contiguous `T`s.
+        let flat = unsafe { core::slice::from_raw_parts(acc.as_ptr().cast::<T>(), MR * NR) };
+        // SAFETY: the tile's bounds (the caller's).
+        unsafe { write_back(flat, MR, c, rs, cs, mr, nr, alpha, beta) }
+    }
+}
+
+type F32Tile = Tile<8, 4, 256, 128, 4096>;
+type F64Tile = Tile<4, 4, 256, 128, 4096>;
+
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds for a normalized problem with `k ≥ 1`.
+pub(super) unsafe fn f32_portable(p: &Problem<f32>, direct: bool) {
+    // SAFETY: forwarded from the caller.
+    unsafe { if direct { small::<f32, Unfused>(p) } else { blocked::<f32, F32Tile>(p) } }
+}
+
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds for a normalized problem with `k ≥ 1`.
+pub(super) unsafe fn f64_portable(p: &Problem<f64>, direct: bool) {
+    // SAFETY: forwarded from the caller.
+    unsafe { if direct { small::<f64, Unfused>(p) } else { blocked::<f64, F64Tile>(p) } }
+}

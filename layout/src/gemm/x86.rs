@@ -1,0 +1,366 @@
+//! x86_64 levels: AVX-512 and AVX2+FMA micro-kernels (straight-line, all accumulators in
+//! registers) and one `#[target_feature]` entry per level and type into which the blocked
+//! driver, the packing and the small-problem loop inline.
+
+use super::driver::{Direct, Kernel, Problem, blocked, direct, write_back};
+use core::arch::x86_64::*;
+
+/// Expands `$body` once per listed value, with `$v` bound to it (a `usize` constant), so that
+/// indices into the accumulator arrays are constants and the arrays live in registers.
+macro_rules! unroll {
+    ($v:ident in [$($n:literal)*] $body:block) => {
+        $( { let $v: usize = $n; $body } )*
+    };
+}
+
+/// A micro-kernel `fn $name(kc, a, b, c, rs, cs, mr, nr, alpha, beta)` (see
+/// `Kernel::micro`) of `$mv` vectors of `$lanes` rows by `$nr` columns: per step of k, `$mv`
+/// loads of A, `$nr` broadcasts of B and `$mv·$nr` FMAs. A full tile with `rs == 1` is
+/// written back with vector loads and stores, others through a buffer.
+macro_rules! micro {
+    (
+        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal, $is:tt, $js:tt,
+        $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident
+    ) => {
+        /// # Safety
+        /// As `Kernel::micro`; the CPU has the features.
+        #[target_feature(enable = $feat)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $name(
+            kc: usize,
+            a: *const $t,
+            b: *const $t,
+            c: *mut $t,
+            rs: isize,
+            cs: isize,
+            mr: usize,
+            nr: usize,
+            alpha: $t,
+            beta: $t,
+        ) {
+            const MR: usize = $mv * $lanes;
+            let mut acc = [[$zero(); $nr]; $mv];
+            let (mut a, mut b) = (a, b);
+            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·NR..(p+1)·NR]`, inside
+            // the packed panels (the caller's bound).
+            unsafe {
+                for _ in 0..kc {
+                    let mut av = [$zero(); $mv];
+                    unroll!(i in $is { av[i] = $loadu(a.add(i * $lanes)); });
+                    unroll!(j in $js {
+                        let bj = $set1(*b.add(j));
+                        unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
+                    });
+                    a = a.add(MR);
+                    b = b.add($nr);
+                }
+            }
+            let va = $set1(alpha);
+            if mr == MR && nr == $nr && rs == 1 {
+                // SAFETY: the full tile: column `j` is `MR` contiguous elements at `c + j·cs`.
+                unsafe {
+                    if beta == 0.0 {
+                        unroll!(j in $js {
+                            let cj = c.offset(j as isize * cs);
+                            unroll!(i in $is { $storeu(cj.add(i * $lanes), $mul(va, acc[i][j])); });
+                        });
+                    } else {
+                        let vb = $set1(beta);
+                        unroll!(j in $js {
+                            let cj = c.offset(j as isize * cs);
+                            unroll!(i in $is {
+                                let old = $loadu(cj.add(i * $lanes));
+                                $storeu(cj.add(i * $lanes), $fmadd(vb, old, $mul(va, acc[i][j])));
+                            });
+                        });
+                    }
+                }
+            } else {
+                let mut buf = [0.0; MR * $nr];
+                // SAFETY: column `j`, vector `i` of the tile is `buf[j·MR + i·lanes..][..lanes]`.
+                unsafe {
+                    unroll!(j in $js {
+                        unroll!(i in $is { $storeu(buf.as_mut_ptr().add(j * MR + i * $lanes), acc[i][j]); });
+                    });
+                }
+                // SAFETY: the tile's bounds (the caller's).
+                unsafe { write_back(&buf, MR, c, rs, cs, mr, nr, alpha, beta) }
+            }
+        }
+    };
+}
+
+micro!(micro_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps);
+micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd);
+micro!(micro_avx2_f32, "avx2,fma", f32, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps);
+micro!(micro_avx2_f64, "avx2,fma", f64, 4, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd);
+
+/// A direct micro-kernel for small problems (see `Direct::kernel`): like `micro!`, but A is
+/// read in place (rows contiguous, `a_cs` between columns) with masked loads for the rows
+/// past `mr`, B through per-column pointers with any strides, C with masked stores.
+macro_rules! direct_kernel {
+    (
+        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal, $is:tt, $js:tt,
+        $set1:ident, $fmadd:ident, $mul:ident, $zero:ident, $mask:ident, $mload:ident, $mstore:ident
+    ) => {
+        /// # Safety
+        /// As `Direct::kernel`; the CPU has the features.
+        #[target_feature(enable = $feat)]
+        #[allow(clippy::too_many_arguments)]
+        unsafe fn $name(
+            k: usize,
+            a: *const $t,
+            a_cs: isize,
+            b: *const $t,
+            b_rs: isize,
+            b_cs: isize,
+            c: *mut $t,
+            rs: isize,
+            cs: isize,
+            mr: usize,
+            nr: usize,
+            alpha: $t,
+            beta: $t,
+        ) {
+            const MR: usize = $mv * $lanes;
+            let mut mk = [$mask(0); $mv];
+            unroll!(i in $is { mk[i] = $mask(mr.saturating_sub(i * $lanes).min($lanes)); });
+            // Columns past `nr` read column 0 (their sums are never stored).
+            let mut bp = [b; $nr];
+            unroll!(j in $js { if j < nr { bp[j] = b.wrapping_offset(j as isize * b_cs); } });
+            let mut acc = [[$zero(); $nr]; $mv];
+            // SAFETY: step `p` reads rows `i < mr` of column `p` of A (masked loads touch no
+            // other element) and `B(p, j)` for `j < nr` (or column 0): inside the operands.
+            unsafe {
+                let mut ap = a;
+                for p in 0..k as isize {
+                    let mut av = [$zero(); $mv];
+                    unroll!(i in $is { av[i] = $mload(ap.wrapping_add(i * $lanes), mk[i]); });
+                    unroll!(j in $js {
+                        let bj = $set1(*bp[j].offset(p * b_rs));
+                        unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
+                    });
+                    ap = ap.wrapping_offset(a_cs);
+                }
+            }
+            let va = $set1(alpha);
+            if rs == 1 {
+                // SAFETY: columns `j < nr` of the tile, rows `i < mr` (masked): elements of C.
+                unsafe {
+                    if beta == 0.0 {
+                        unroll!(j in $js {
+                            if j < nr {
+                                let cj = c.wrapping_offset(j as isize * cs);
+                                unroll!(i in $is { $mstore(cj.wrapping_add(i * $lanes), mk[i], $mul(va, acc[i][j])); });
+                            }
+                        });
+                    } else {
+                        let vb = $set1(beta);
+                        unroll!(j in $js {
+                            if j < nr {
+                                let cj = c.wrapping_offset(j as isize * cs);
+                                unroll!(i in $is {
+                                    let old = $mload(cj.wrapping_add(i * $lanes), mk[i]);
+                                    $mstore(cj.wrapping_add(i * $lanes), mk[i], $fmadd(vb, old, $mul(va, acc[i][j])));
+                                });
+                            }
+                        });
+                    }
+                }
+            } else {
+                let mut buf = [0.0; MR * $nr];
+                // SAFETY: column `j`, vector `i` of the tile is `buf[j·MR + i·lanes..][..lanes]`.
+                unsafe {
+                    unroll!(j in $js {
+                        unroll!(i in $is { $mstore(buf.as_mut_ptr().add(j * MR + i * $lanes), $mask($lanes), acc[i][j]); });
+                    });
+                }
+                // SAFETY: the tile's bounds (the caller's).
+                unsafe { write_back(&buf, MR, c, rs, cs, mr, nr, alpha, beta) }
+            }
+        }
+    };
+}
+
+/// Masked loads and stores per level and type: a mask of the first `n` lanes; a load that
+/// reads only those lanes (others zero) and a store that writes only those.
+macro_rules! masked_avx512 {
+    ($mask:ident, $mload:ident, $mstore:ident, $t:ty, $v:ty, $m:ty, $load:ident, $store:ident) => {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        #[inline]
+        fn $mask(n: usize) -> $m {
+            ((1u32 << n) - 1) as $m
+        }
+        /// # Safety
+        /// The lanes of the mask are readable at `p`.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        #[inline]
+        unsafe fn $mload(p: *const $t, m: $m) -> $v {
+            // SAFETY: the caller's; masked-off lanes are not accessed.
+            unsafe { $load(m, p) }
+        }
+        /// # Safety
+        /// The lanes of the mask are writable at `p`.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        #[inline]
+        unsafe fn $mstore(p: *mut $t, m: $m, v: $v) {
+            // SAFETY: the caller's; masked-off lanes are not accessed.
+            unsafe { $store(p, m, v) }
+        }
+    };
+}
+
+masked_avx512!(mask16, mload16_ps, mstore16_ps, f32, __m512, __mmask16, _mm512_maskz_loadu_ps, _mm512_mask_storeu_ps);
+masked_avx512!(mask8, mload8_pd, mstore8_pd, f64, __m512d, __mmask8, _mm512_maskz_loadu_pd, _mm512_mask_storeu_pd);
+
+/// Sign-bit masks for AVX2's `maskload`/`maskstore`: lanes `< n` set.
+static AVX2_MASK: [i64; 8] = [-1, -1, -1, -1, 0, 0, 0, 0];
+
+/// # Safety
+/// None beyond the features (the table is static).
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn mask8x32(n: usize) -> __m256i {
+    // SAFETY: `n ≤ 8`: 8 i32 lanes starting at i32 index `8 - n` of the 16 in the table.
+    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().cast::<i32>().add(8 - n).cast()) }
+}
+
+/// # Safety
+/// None beyond the features.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn mask4x64(n: usize) -> __m256i {
+    // SAFETY: `n ≤ 4`: 4 i64 lanes starting at index `4 - n` of the 8 in the table.
+    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().add(4 - n).cast()) }
+}
+
+/// # Safety
+/// The masked lanes are readable at `p`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn mload8x32(p: *const f32, m: __m256i) -> __m256 {
+    // SAFETY: the caller's; masked-off lanes are not accessed.
+    unsafe { _mm256_maskload_ps(p, m) }
+}
+
+/// # Safety
+/// The masked lanes are writable at `p`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn mstore8x32(p: *mut f32, m: __m256i, v: __m256) {
+    // SAFETY: the caller's; masked-off lanes are not accessed.
+    unsafe { _mm256_maskstore_ps(p, m, v) }
+}
+
+/// # Safety
+/// The masked lanes are readable at `p`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn mload4x64(p: *const f64, m: __m256i) -> __m256d {
+    // SAFETY: the caller's; masked-off lanes are not accessed.
+    unsafe { _mm256_maskload_pd(p, m) }
+}
+
+/// # Safety
+/// The masked lanes are writable at `p`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
+    // SAFETY: the caller's; masked-off lanes are not accessed.
+    unsafe { _mm256_maskstore_pd(p, m, v) }
+}
+
+direct_kernel!(direct_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+direct_kernel!(direct_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
+direct_kernel!(direct_avx2_f32, "avx2,fma", f32, 8, 2 x 4, [0 1], [0 1 2 3],
+    _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
+direct_kernel!(direct_avx2_f64, "avx2,fma", f64, 4, 2 x 4, [0 1], [0 1 2 3],
+    _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+
+/// A kernel type per level and element type: the micro-kernel and its blocking.
+macro_rules! kernel {
+    ($k:ident, $t:ty, $micro:ident, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
+     $direct:ident, $dmr:literal x $dnr:literal) => {
+        struct $k;
+
+        impl Kernel<$t> for $k {
+            const MR: usize = $mr;
+            const NR: usize = $nr;
+            const KC: usize = $kc;
+            const MC: usize = $mc;
+            const NC: usize = $nc;
+
+            #[inline(always)]
+            unsafe fn micro(
+                kc: usize,
+                a: *const $t,
+                b: *const $t,
+                c: *mut $t,
+                rs: isize,
+                cs: isize,
+                mr: usize,
+                nr: usize,
+                alpha: $t,
+                beta: $t,
+            ) {
+                // SAFETY: the caller's bounds; this kernel runs only from the entries of its
+                // level, which run only when the CPU has the features.
+                unsafe { $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta) }
+            }
+        }
+
+        impl Direct<$t> for $k {
+            const MR: usize = $dmr;
+            const NR: usize = $dnr;
+
+            #[inline(always)]
+            unsafe fn kernel(
+                k: usize,
+                a: *const $t,
+                a_cs: isize,
+                b: *const $t,
+                b_rs: isize,
+                b_cs: isize,
+                c: *mut $t,
+                rs: isize,
+                cs: isize,
+                mr: usize,
+                nr: usize,
+                alpha: $t,
+                beta: $t,
+            ) {
+                // SAFETY: as above.
+                unsafe { $direct(k, a, a_cs, b, b_rs, b_cs, c, rs, cs, mr, nr, alpha, beta) }
+            }
+        }
+    };
+}
+
+kernel!(Avx512F32, f32, micro_avx512_f32, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6);
+kernel!(Avx512F64, f64, micro_avx512_f64, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6);
+kernel!(Avx2F32, f32, micro_avx2_f32, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
+kernel!(Avx2F64, f64, micro_avx2_f64, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
+
+macro_rules! entry {
+    ($name:ident, $feat:expr, $t:ty, $k:ty) => {
+        /// # Safety
+        /// [`gemm`](super::gemm)'s bounds for a normalized problem with `k ≥ 1`; the CPU has
+        /// the level's features.
+        #[target_feature(enable = $feat)]
+        pub(super) unsafe fn $name(p: &Problem<$t>, small: bool) {
+            // SAFETY: forwarded from the caller.
+            unsafe { if small { direct::<$t, $k>(p) } else { blocked::<$t, $k>(p) } }
+        }
+    };
+}
+
+entry!(f32_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512F32);
+entry!(f64_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512F64);
+entry!(f32_avx2, "avx2,fma", f32, Avx2F32);
+entry!(f64_avx2, "avx2,fma", f64, Avx2F64);
