@@ -2,7 +2,7 @@
 //!
 //! Nothing here calls an operation of layout-core: a layout is read through its leaves
 //! (`shape()`, `stride()`) and evaluated point by point, and every admissibility condition
-//! of `ALGEBRA.md`'s policies is restated as a property of finitely many points. Results
+//! of the policies of `docs/algebra.md` (§3) is restated as a property of finitely many points. Results
 //! are built only with [`Layout::new`]. All of it is meant for small layouts (a few hundred
 //! points); arithmetic is done in `i128` and a value outside `i64` panics, which no caller
 //! with small inputs can reach.
@@ -293,7 +293,7 @@ pub fn filter_leaves(l: &Layout) -> Vec<(i64, i64)> {
 
 /// The modes of `filter(L)`, sorted by stride and merged where contiguous, overlap: some
 /// mode starts before the extent `shape × stride` of the one below it ends. CuTe's complement
-/// construction (exact or weak) needs them not to (ALGEBRA.md policy 9).
+/// construction (exact or weak) needs them not to (docs/algebra.md §3.9).
 pub fn modes_overlap(l: &Layout) -> bool {
     let mut modes = filter_leaves(l);
     modes.sort_by_key(|&(s, d)| (d, s));

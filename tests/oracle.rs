@@ -373,7 +373,7 @@ impl fmt::Display for Outcome {
 /// Whether a deviation is a project policy or a bug of layout-core awaiting a fix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeviationKind {
-    /// A deliberate policy of ALGEBRA.md where the oracle (or the reference judge) disagrees.
+    /// A deliberate policy of docs/algebra.md where the oracle (or the reference judge) disagrees.
     Policy,
     /// A bug of layout-core (the reason holds a reproducer); remove the entry once fixed.
     Bug,

@@ -1,4 +1,4 @@
-//! Snapshots of `show` and `explain` for the paper's worked examples (ALGEBRA.md tables).
+//! Snapshots of `show` and `explain` for the paper's worked examples (docs/algebra.md tables).
 
 use layout_cli::{expand, explain, show};
 

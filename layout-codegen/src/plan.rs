@@ -91,7 +91,7 @@ impl IndexPlan {
 }
 
 /// The plan of one value the macro emits: an integer layout, or one of the kinds beyond
-/// integer strides (ALGEBRA.md §1).
+/// integer strides (docs/algebra.md §1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {
     /// `shape:stride` with integer strides.

@@ -12,7 +12,7 @@ use crate::layout::Layout;
 /// Requires non-negative strides, `cotarget ≥ 1` and modes that do not overlap (no mode may
 /// start inside the extent covered by the smaller strides; the construction needs that, though
 /// L may still be injective, as `(2,2):(6,7)` is). A stride that is not a multiple of that
-/// extent gives a *weak* complement (ALGEBRA.md policy 9, CuTe C++'s answer): still ordered,
+/// extent gives a *weak* complement (docs/algebra.md §3.9, CuTe C++'s answer): still ordered,
 /// and `(L, L*)` still injective, but not a tiling of a contiguous range
 /// (`complement((4,8):(1,5)) = 1:0`, `complement((4,8):(20,2), 192) = (2,3):(1,80)`), as
 /// long as it keeps CuTe's post-condition `cosize((L, L*)) ≥ cotarget`: where C++'s answer

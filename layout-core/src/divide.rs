@@ -22,7 +22,7 @@ fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<La
     let n = a.size();
     let not_bijective =
         |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
-    // A weak complement never gives a bijection onto [0, |A|) (ALGEBRA.md policy 9).
+    // A weak complement never gives a bijection onto [0, |A|) (docs/algebra.md §3.9).
     let c = complement_exact(b, n).map_err(|e| not_bijective(e.to_string()))?;
     let star = Layout::concat([b.clone(), c])?;
     if exact {

@@ -13,7 +13,7 @@ use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)`: mode 0 is A, mode 1 is
 /// compatible with B. Requires A's complement to exist (A's modes do not overlap) and the
-/// composition with B to be admissible. A weak complement (ALGEBRA.md policy 9) is accepted
+/// composition with B to be admissible. A weak complement (docs/algebra.md §3.9) is accepted
 /// when the copies of A, one per value of B, are pairwise disjoint: always when B's image
 /// stays inside the complement's domain (the paper's H2,
 /// `(4,8):(20,2) ⊗ (3,2):(2,1) = ((4,8),(3,2)):((20,2),(80,1))`); otherwise checked, and a

@@ -43,7 +43,7 @@ fn contiguous_is_one_vector() {
 
 #[test]
 fn strided_columns_keep_the_column_vector() {
-    // KERNELS.md: (16,8):(1,16) -> (16,8):(1,32) copies one 16-element vector per column.
+    // CuTe's vector rule: (16,8):(1,16) -> (16,8):(1,32) copies one 16-element vector per column.
     let p = plan("(16,8):(1,16)", "(16,8):(1,32)");
     assert_eq!(p.body, CopyBody::Run { len: 16, src: 1, dst: 1 });
     assert_eq!(p.vector, 16);

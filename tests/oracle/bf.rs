@@ -150,7 +150,7 @@ pub fn complement_ref(l: &Lay, cotarget: i64) -> Check<Vec<i64>> {
     Ok(origins)
 }
 
-/// The weak complement (ALGEBRA.md policy 9), where no exact one exists: CuTe's construction
+/// The weak complement (docs/algebra.md §3.9), where no exact one exists: CuTe's construction
 /// (the modes of `filter(L)` sorted by stride and merged where contiguous; a hole `⌊d/c⌋ : c`
 /// before each, c the extent so far; a rest `⌈cotarget/c⌉ : c`), coalesced as the tool prints
 /// it. `Err` when the modes overlap (no complement at all).
@@ -794,7 +794,7 @@ mod tests {
     fn zipped_and_tiled_checks_catch_wrong_answers() {
         let a = lay("(8,16):(20,1)");
         let t = super::super::notation::parse_layout_or_tiler("[4:1,8:2]").unwrap();
-        // I4/I5 of ALGEBRA.md.
+        // I4/I5 of docs/algebra.md §4.I.
         assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),(2,2)):((20,2),(80,1))"), false, false), Ok(()));
         assert_eq!(v_zipped_or_tiled(&a, &t, &lay("((4,8),2,2):((20,2),80,1)"), true, false), Ok(()));
         // Same size and set of offsets, rest modes swapped: wrong.

@@ -1,7 +1,7 @@
 //! Exhaustive comparison of layout-core with the brute-force semantics of
 //! `layout_tests::brute` on bounded sets of small flat layouts: every accepted result must
 //! be the brute-force function, and every accept/reject decision must be the one the
-//! independent statement of `ALGEBRA.md`'s policies 2 and 3 makes.
+//! independent statement of policies §3.2 and §3.3 of `docs/algebra.md` makes.
 //!
 //! The sets (flat layouts; `ext` = the extents of the leaves, `d` = the strides):
 //!
@@ -587,7 +587,7 @@ fn max_common_vector_of_small_layouts() {
 
 // ----------------------------------------------------------------------------- the brute force itself
 
-/// The brute-force statements reproduce the documented cases of the policies (ALGEBRA.md's
+/// The brute-force statements reproduce the documented cases of the policies (docs/algebra.md's
 /// tables C, D, E, G), so that agreeing with them means agreeing with the policies.
 #[test]
 fn brute_force_reproduces_the_documented_cases() {

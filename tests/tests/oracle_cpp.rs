@@ -3,7 +3,7 @@
 //! `cpp_oracle_check.py` + `bf.py` does, by brute force. Fails on a wrong answer or an
 //! over-rejection that is not a listed deviation, and when form-differs answers exceed 5 %.
 //!
-//! One difference from the reference judge: ALGEBRA.md policy 9 (weak complements, products
+//! One difference from the reference judge: docs/algebra.md §3.9 (weak complements, products
 //! with disjoint copies) is newer than `bf.py`, which requires exact complements. This judge
 //! (`tests/oracle/bf.rs`) accepts a weak complement when it is CuTe's construction, ordered,
 //! injective with L and reaching the cotarget, and a product on one when its copies of A are

@@ -1,6 +1,6 @@
 //! Replays all of `tests/data/pycute-vectors.jsonl` (pycute 4.2.0.0's answers) through
 //! layout-core and judges every answer as the reference judge `oracle_check.py` does: by
-//! brute force on the function, by ALGEBRA.md's policies. Fails on a wrong answer or an
+//! brute force on the function, by the policies of docs/algebra.md (§3). Fails on a wrong answer or an
 //! over-rejection that is not a listed deviation, and when form-differs answers exceed 3 %.
 
 use layout_tests::oracle::bf::{Check, complement_ref};

@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table A: representation, coordinates, evaluation (paper §2, §3.1, §3.3.1).
+//! docs/algebra.md §4.A: representation, coordinates, evaluation (paper §2, §3.1, §3.3.1).
 //!
 //! Tested in `layout-core/tests/{basis,f2,swizzle}.rs` (they need coordinate or F2 strides):
 //! A14 `(4,(4,2)):(e1,(e0,6e1))`, A15 `(4,8):(e0,e1)`, A16 `(4,(4,3)):(f1,(f5,f16))`,

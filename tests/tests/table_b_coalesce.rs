@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table B: coalesce (paper §3.2), by-mode coalesce and `coalesce_z`.
+//! docs/algebra.md §4.B: coalesce (paper §3.2), by-mode coalesce and `coalesce_z`.
 //!
 //! Each row checks the printed form and, by brute force, that the result is the same function
 //! on `[0, |A|)` (by mode: on each top mode), has depth ≤ 1 and the minimal rank a flat layout

@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table C (admissible compositions, paper §3.3) and the partitioning rows P
+//! docs/algebra.md §4.C (admissible compositions, paper §3.3) and the partitioning rows P
 //! (Table 4, §3.3.4).
 //!
 //! Every row checks the printed form and, by brute force, `R(i) = A(B(i))` on B's domain with

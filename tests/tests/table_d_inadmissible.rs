@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table D: inadmissible compositions (paper §3.3.3, Eq. 20 and 21) and a
+//! docs/algebra.md §4.D: inadmissible compositions (paper §3.3.3, Eq. 20 and 21) and a
 //! tiler that does not divide (D10, §3.5.2).
 //!
 //! Each rejected row asserts the error variant with its numbers, the message, and by brute

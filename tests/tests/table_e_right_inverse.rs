@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table E: right (pseudo-)inverses `L‡` (paper §3.4, Table 5).
+//! docs/algebra.md §4.E: right (pseudo-)inverses `L‡` (paper §3.4, Table 5).
 //!
 //! Each row checks the printed form and, by brute force, the defining law `L(L‡(k)) = k` for
 //! `k < |L‡|` (with `L‡(k)` in L's domain) and that `L‡` is the largest: `|L‡|` is the first

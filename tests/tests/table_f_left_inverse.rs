@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table F: left (pseudo-)inverses `L†` (paper §3.4, Table 6).
+//! docs/algebra.md §4.F: left (pseudo-)inverses `L†` (paper §3.4, Table 6).
 //!
 //! Each row checks the printed form and, by brute force, the defining law
 //! `L(L†(L(k))) = L(k)` for `k < |L|` (and `L†(L(k)) = k` when L is injective), with L's

@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table G: complements (paper §3.5, Table 7, CuTe C++ docs).
+//! docs/algebra.md §4.G: complements (paper §3.5, Table 7, CuTe C++ docs).
 //!
 //! `complement(L, cotarget)` is checked against the C++ (coalesced) column and, by brute
 //! force, as the exact complement: its values are the translate offsets that, with L's image,
@@ -6,10 +6,10 @@
 //! `complement_modes(L, cotarget)` is the un-coalesced form; where the table gives the paper's
 //! form, it is compared after dropping the size-1 hole modes (`coalesce_z`, which keeps the
 //! trailing rest mode) and as a function on the extended domain, where its trailing mode keeps
-//! it disjoint from L (§3.5 condition 2; ALGEBRA.md weak point 2). Without a cotarget the
+//! it disjoint from L (§3.5 condition 2; docs/algebra.md §5, point 2). Without a cotarget the
 //! default is `cosize(L)`, as in CuTe C++.
 //!
-//! Weak complements (G3, G16; ALGEBRA.md policy 9) are CuTe C++'s answers: ordered, with
+//! Weak complements (G3, G16; docs/algebra.md §3.9) are CuTe C++'s answers: ordered, with
 //! `(L, L*)` injective, but not tiling a contiguous range (shown by brute force), so
 //! `complement_exact` (what divides use) rejects them with `ComplementNotExact`.
 //!

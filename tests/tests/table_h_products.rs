@@ -1,11 +1,11 @@
-//! ALGEBRA.md §4 table H: products (paper §3.5.1; CuTe C++'s blocked / raked / zipped / flat
+//! docs/algebra.md §4.H: products (paper §3.5.1; CuTe C++'s blocked / raked / zipped / flat
 //! arrangements).
 //!
 //! `A ⊗ B = (A, A* ∘ B)` is checked by brute force: mode 0 is A itself and
 //! `R(i, j) = A(i) + A*(B(j))`, with A* the exact complement of A w.r.t. `|A|·cosize(B)` found
 //! by brute force. The arrangements are checked as re-indexings of the logical product.
 //!
-//! H2 is built on the weak complement of G16 (ALGEBRA.md policy 9): accepted, since its copies
+//! H2 is built on the weak complement of G16 (docs/algebra.md §3.9): accepted, since its copies
 //! of A are disjoint (checked by brute force); a product whose copies collide is rejected
 //! naming the collision.
 

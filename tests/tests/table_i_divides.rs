@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table I: divides (paper §3.5.2; CuTe C++'s zipped / tiled / flat forms).
+//! docs/algebra.md §4.I: divides (paper §3.5.2; CuTe C++'s zipped / tiled / flat forms).
 //!
 //! `A ⊘ B = A ∘ (B, B*)` is checked by brute force: `B★ = (B, B*)` (B* found by brute force)
 //! is a bijection onto `[0, |A|)`, `R(i) = A(B★(i))` for all i (so `R(i, 0) = A(B(i))`), mode 0

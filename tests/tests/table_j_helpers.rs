@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table J: common vectors (paper §3.4.2, Fig 8) and CuTe C++ helpers
+//! docs/algebra.md §4.J: common vectors (paper §3.4.2, Fig 8) and CuTe C++ helpers
 //! (nullspace, upcast / downcast, tile_to_shape, make_ordered_layout, with_shape,
 //! make_layout_like). Each row checks the printed form and the defining property by brute
 //! force.

@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table K: hardware layouts (paper §3.4.4). Spot values, plus the admissibility
+//! docs/algebra.md §4.K: hardware layouts (paper §3.4.4). Spot values, plus the admissibility
 //! check of §3.4.4: each layout has a left inverse with `L†(L(k)) = k`, so an instruction
 //! pattern T is executable on it (`L(L†(T(i))) = T(i)`).
 

@@ -1,4 +1,4 @@
-//! ALGEBRA.md §4 table L: COPY and GEMM application layouts (paper §2.6, Tables 2–3).
+//! docs/algebra.md §4.L: COPY and GEMM application layouts (paper §2.6, Tables 2–3).
 //!
 //! The layouts must be valid and of matching sizes; each is run through a COPY
 //! (`dst[D(i)] = src[S(i)]`) or GEMM (`C(m,n) += A(m,k)·B(n,k)`) over plain buffers, every

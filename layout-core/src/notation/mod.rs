@@ -1,4 +1,4 @@
-//! The canonical notation and the expression language (DESIGN.md): one grammar and one
+//! The canonical notation and the expression language (docs/design.md): one grammar and one
 //! parser, shared by the command-line tool and the `layout!` macro.
 //!
 //! ```text

@@ -15,7 +15,7 @@ Python:
     known composition bugs;
   * `logical_divide(Sw<B,M,S> o off o L, T)`: likewise `ComposedLayout(sw, off,
     logical_divide(L, T))`, kept only when T tiles L exactly (the result enumerates L's offsets
-    once each, ALGEBRA.md policy 3).
+    once each, docs/algebra.md §3.3).
 
 Run: python3 pycute_swizzle.py   (pycute from $PYCUTE_DIR, the oracle cache
 ~/.cache/layout-oracle/pycute, or an installed nvidia-cutlass==4.2.0.0).

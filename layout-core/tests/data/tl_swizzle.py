@@ -10,7 +10,7 @@ Writes `tl-swizzle-vectors.txt` next to this script: one case per line,
     an integer layout, kept only when its result is right by brute force (R(i) == C(B(i)),
     B's image inside L's domain);
   * `logical_divide(Sw o off o L, T)`: tensor-layouts' `logical_divide`, kept only when T
-    tiles L exactly (ALGEBRA.md policy 3) and the result re-indexes C;
+    tiles L exactly (docs/algebra.md §3.3) and the result re-indexes C;
   * `right_inverse(Sw o L)` of compact swizzled layouts (the inverse of a bijection is unique
     on [0, size), so the values must agree whatever form each library prints).
 

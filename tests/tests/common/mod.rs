@@ -1,4 +1,4 @@
-//! Brute-force helpers shared by the acceptance-table tests (ALGEBRA.md §4, tables A–L).
+//! Brute-force helpers shared by the acceptance-table tests (docs/algebra.md §4, tables A–L).
 //!
 //! Everything here is stated from the definitions, independently of layout-core's
 //! algorithms: a layout is evaluated by splitting an index colexicographically over its

@@ -1,4 +1,4 @@
-//! Swizzled, coordinate and F2 layouts through `layout!` (ALGEBRA.md §1; tables A14-A17, P5,
+//! Swizzled, coordinate and F2 layouts through `layout!` (docs/algebra.md §1; tables A14-A17, P5,
 //! P6 and the CUTLASS shared-memory swizzles), used through inherent items, `const`, the
 //! `GeneratedLayout` trait and the run-time values.
 

@@ -1,4 +1,4 @@
-//! The worked examples of ALGEBRA.md's tables (integer strides), evaluated by `layout!` at
+//! The worked examples of docs/algebra.md's tables (integer strides), evaluated by `layout!` at
 //! compile time; `main` checks the printed forms and spot values.
 #![deny(missing_docs, warnings)]
 
