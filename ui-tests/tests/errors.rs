@@ -89,7 +89,13 @@ fn error_texts() {
         }
         let rel = file.strip_prefix(&root).unwrap().with_extension("");
         let name = rel.to_string_lossy().replace('/', "__");
-        assert!(!errors.is_empty(), "{name}: no error");
+        if errors.is_empty() {
+            // A case rustc rejects after the macro succeeded (a trait bound): its `.stderr` is
+            // the only record, and the case says so.
+            assert!(source.contains("Rejected by rustc's type check"), "{name}: no error");
+            assert!(file.with_extension("stderr").exists(), "{name}: no .stderr");
+            continue;
+        }
         insta::with_settings!({ snapshot_path => "snapshots/errors", prepend_module_to_snapshot => false, omit_expression => true }, {
             insta::assert_snapshot!(name, render(&source, &errors));
         });

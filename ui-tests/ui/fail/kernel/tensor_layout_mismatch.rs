@@ -9,7 +9,7 @@ layout! {
 fn main() {
     let src = vec![0f32; 64];
     let mut dst = vec![0f32; 64];
-    // The source tensor is row-major, but the copy reads column-major.
+    // Rejected by rustc's type check, not the macro: the tensor is row-major, the copy column-major.
     let s = Tensor::new(&src, RowMajor).unwrap();
     let mut d = TensorMut::new(&mut dst, RowMajor).unwrap();
     transpose(&s, &mut d);
