@@ -16,6 +16,7 @@
 pub mod ast;
 mod copy;
 mod ctxt;
+pub mod dynamic;
 mod eval;
 mod expand;
 mod expand_copy;
@@ -52,6 +53,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     Outcome::Failed => out.extend(fallback::layout_items(&target)),
                     Outcome::Copy(c) => out.extend(expand_copy::copy_fn(&target, &c)),
                     Outcome::KernelFailed => out.extend(expand_copy::copy_fallback(&target)),
+                    Outcome::Dynamic(plan) => out.extend(dynamic::items(&target, &plan)),
                     Outcome::Duplicate => {}
                 }
                 if let Some(sub) = sub {

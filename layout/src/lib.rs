@@ -55,6 +55,8 @@ pub use layout_core::*;
 
 mod copy;
 pub use copy::{CopyDest, CopySource};
+mod dyn_layout;
+pub use dyn_layout::LayoutFn;
 pub use layout_macro::layout;
 
 /// Copy kernels: precompiled, run-time dispatched (portable, AVX2, AVX-512) drivers that run
@@ -341,8 +343,9 @@ pub mod __private {
     pub use crate::__impl_layout_value as impl_layout_value;
     pub use crate::__impl_static_layout as impl_static_layout;
     pub use crate::copy::InlineLayout;
+    pub use crate::dyn_layout::support as dynamic;
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
-    pub use crate::{StaticLayout, SubLayout};
+    pub use crate::{DynamicError, LayoutFn, StaticLayout, SubLayout};
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
 

@@ -86,9 +86,9 @@ pub fn parse_facts(text: &str, offset: usize) -> Result<Vec<Cond>, ExprError> {
 fn parse_fact(text: &str) -> Result<Cond, String> {
     let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join("");
     let help = || {
+        let shown = squeezed.replace("==", " == ").replace(">=", " >= ").replace("<=", " <= ").replace('%', " % ");
         format!(
-            "`{}` is not a fact: write `X % 8 == 0`, `LD >= M`, `M > 7`, `M <= 4096` (products and quotients of symbols and integers)",
-            text.trim()
+            "`{shown}` is not a fact: write `X % 8 == 0`, `LD >= M`, `M > 7`, `M <= 4096` (products and quotients of symbols and integers)"
         )
     };
     let side = |s: &str| -> Result<SymInt, String> {
@@ -231,7 +231,11 @@ impl Cx<'_> {
         }
         match &e.kind {
             ExprKind::Name(n) => Ok(match self.denv.get(n) {
-                Some(l) => DynValue::Layout(l.clone()),
+                Some(l) => {
+                    let mut l = l.clone();
+                    self.with_facts(&mut l);
+                    DynValue::Layout(l)
+                }
                 None => DynValue::Int(SymInt::sym(n)),
             }),
             ExprKind::Arith { lhs, op, rhs } => {
