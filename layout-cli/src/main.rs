@@ -13,11 +13,12 @@
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use layout_cli::{eval_line, expand, explain, functions, parse_tile, show, svg, table_line};
+use layout_cli::{eval_line_with, expand, explain, functions, parse_let, parse_tile, show, svg, table_line};
 
 const USAGE: &str = "usage: layout COMMAND [OPTIONS] (EXPR | --batch)
 commands:
-  eval EXPR       the value of EXPR in canonical notation
+  eval EXPR       the value of EXPR in canonical notation; with symbols (`(M,N):(1,LD)`,
+                  `EXPR where M % 8 == 0`), the symbolic layout and its run-time conditions
   table EXPR      a layout's offsets at indices 0..size-1, space-separated
   show EXPR       a layout as a text grid (rows: mode 0, columns: the other modes)
   svg EXPR        the same grid as an SVG picture (-o FILE to write a file)
@@ -29,7 +30,8 @@ options:
   --tv            (show, svg) EXPR is a thread-value layout (T,V) -> index into a tile
   --tile MxN      (show, svg with --tv) the tile the indices address, column-major
   -o FILE         (svg) write the picture to FILE
-  --name NAME     (expand) the name of the generated type";
+  --name NAME     (expand) the name of the generated type
+  --let NAME=N    (eval) a number for a symbol (repeat for each)";
 
 /// A subcommand: one expression in, the text to print (or the error) out.
 type Command = dyn Fn(&str) -> Result<String, String>;
@@ -41,10 +43,12 @@ struct Opts {
     out: Option<String>,
     name: String,
     expr: Option<String>,
+    /// `--let NAME=VALUE` (eval): numbers for the symbols.
+    lets: Vec<(String, i64)>,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
-    let mut o = Opts { batch: false, tv: false, tile: None, out: None, name: "L".into(), expr: None };
+    let mut o = Opts { batch: false, tv: false, tile: None, out: None, name: "L".into(), expr: None, lets: Vec::new() };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -53,6 +57,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             "--tile" => o.tile = Some(parse_tile(it.next().ok_or("--tile needs a value")?)?),
             "-o" | "--output" => o.out = Some(it.next().ok_or("-o needs a file name")?.clone()),
             "--name" => o.name = it.next().ok_or("--name needs a type name")?.clone(),
+            "--let" => o.lets.push(parse_let(it.next().ok_or("--let needs NAME=VALUE")?)?),
             _ if o.expr.is_none() => o.expr = Some(a.clone()),
             _ => return Err(format!("unexpected argument `{a}` (quote the expression)")),
         }
@@ -74,7 +79,10 @@ fn main() -> ExitCode {
         }
     };
     let run: Box<Command> = match cmd.as_str() {
-        "eval" => Box::new(eval_line),
+        "eval" => {
+            let lets = opts.lets.clone();
+            Box::new(move |e| eval_line_with(e, &lets))
+        }
         "table" => Box::new(table_line),
         "show" => Box::new(move |e| show(e, opts.tv, opts.tile)),
         "svg" => Box::new(move |e| svg(e, opts.tv, opts.tile)),
