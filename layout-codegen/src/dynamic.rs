@@ -458,7 +458,9 @@ fn split(
     (stmts, coords)
 }
 
-/// The traversal: a loop nest over the coalesced modes, innermost first.
+/// The traversal: a loop nest over the coalesced modes, innermost first. The run-time
+/// extents and strides are read into locals first (the closure's writes could otherwise
+/// force a reload of the fields at every step).
 fn nest(plan: &DynPlan) -> TokenStream {
     let off = if plan.signed { quote!(isize) } else { quote!(usize) };
     let f = local("f");
@@ -467,20 +469,52 @@ fn nest(plan: &DynPlan) -> TokenStream {
     if modes.is_empty() {
         return quote!(pub fn for_each_offset<F: FnMut(#off)>(&self, mut #f: F) { #f(#zero) });
     }
+    let mut hoisted = TokenStream::new();
+    let mut hoist = |v: &DVal, name: String| -> DVal {
+        if matches!(v, DVal::Const(_)) {
+            return v.clone();
+        }
+        let x = local(&name);
+        let val = value(v, plan);
+        hoisted.extend(quote!(let #x = #val;));
+        DVal::Const(0)
+    };
+    // Per mode: the extent and stride tokens (a literal, or a hoisted local).
+    let mut parts = Vec::new();
+    for (k, m) in modes.iter().enumerate() {
+        let e = match hoist(&m.extent, format!("e{k}")) {
+            DVal::Const(0) => local(&format!("e{k}")).to_token_stream(),
+            v => value(&v, plan),
+        };
+        let d = match &m.stride {
+            DVal::Const(0) => None,
+            DVal::Const(c) => Some(lit(*c).to_token_stream()),
+            v => {
+                hoist(v, format!("s{k}"));
+                Some(local(&format!("s{k}")).to_token_stream())
+            }
+        };
+        parts.push((e, d, m.negative));
+    }
     let n = modes.len();
     let base = |k: usize| local(&format!("o{k}"));
     let mut body = TokenStream::new();
-    for (k, m) in modes.iter().enumerate() {
-        let extent = value(&m.extent, plan);
+    for (k, (extent, stride, negative)) in parts.iter().enumerate() {
         let counter = local(&format!("k{k}"));
         let outer = if k + 1 < n { base(k + 1).to_token_stream() } else { zero.clone() };
-        let here = if m.stride == DVal::Const(0) {
-            outer
-        } else {
-            let t = term(&counter.to_token_stream(), m, plan);
-            quote!(#outer #t)
+        let here = match stride {
+            None => outer,
+            Some(d) => {
+                let (c, d) = if plan.signed {
+                    (quote!((#counter as isize)), quote!((#d as isize)))
+                } else {
+                    (counter.to_token_stream(), d.clone())
+                };
+                let t = if d.to_string() == "1" { c } else { quote!(#c * #d) };
+                if *negative { quote!(#outer - #t) } else { quote!(#outer + #t) }
+            }
         };
-        let pat = if m.stride == DVal::Const(0) { quote!(_) } else { counter.to_token_stream() };
+        let pat = if stride.is_none() { quote!(_) } else { counter.to_token_stream() };
         body = if k == 0 {
             quote!(for #pat in 0..#extent { #f(#here); })
         } else {
@@ -490,6 +524,7 @@ fn nest(plan: &DynPlan) -> TokenStream {
     }
     quote! {
         pub fn for_each_offset<F: FnMut(#off)>(&self, mut #f: F) {
+            #hoisted
             #body
         }
     }
