@@ -62,9 +62,7 @@ fn contiguous(c: &mut Criterion) {
         let src = source(2 * n);
         let mut dst = vec![0f32; n];
         g.bench_function("generated", |b| b.iter(|| kernel(black_box(&src[..n]), black_box(&mut dst))));
-        g.bench_function("copy_from_slice", |b| {
-            b.iter(|| black_box(&mut dst[..]).copy_from_slice(black_box(&src[..n])))
-        });
+        g.bench_function("copy_from_slice", |b| b.iter(|| black_box(&mut dst[..]).copy_from_slice(black_box(&src[..n]))));
         g.bench_function("vec64_generated", |b| b.iter(|| vec64(black_box(&src), black_box(&mut dst))));
         g.bench_function("vec64_copy_from_slice_per_vector", |b| {
             b.iter(|| {
