@@ -8,9 +8,54 @@ pub mod svg;
 use layout_core::notation::{ExprError, FUNCTIONS, Value, evaluate};
 use layout_core::{IntTuple, Layout};
 
-/// One line of `eval`: the value in canonical notation, or the error message.
+/// One line of `eval`: the value in canonical notation, or the error message. An
+/// expression with symbols (`logical_divide((M,N):(1,LD), [8:1,8:1])`, optionally followed
+/// by `where FACTS`) prints the symbolic layout and, one per line, the conditions its
+/// constructor checks at run time.
 pub fn eval_line(text: &str) -> Result<String, String> {
-    evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e))
+    eval_line_with(text, &[])
+}
+
+/// `eval` with numbers for the symbols (`--let M=64`): the layout with the numbers in, or
+/// the condition that fails with the numbers.
+pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, String> {
+    use layout_core::dynamic::{evaluate_dynamic, is_symbol_name};
+    let dynamic = text.contains("where")
+        || layout_core::notation::parse(text)
+            .is_ok_and(|ast| layout_core::dynamic::mentions_symbols(&ast, &Default::default(), &Default::default()));
+    if !dynamic {
+        if let Some((name, _)) = lets.first() {
+            return Err(format!("`--let {name}=…`: the expression has no symbols"));
+        }
+        return evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e));
+    }
+    let l = evaluate_dynamic(text).map_err(|e| describe(text, &e))?;
+    if lets.is_empty() {
+        let mut out = l.to_string();
+        for c in &l.conds {
+            out.push_str(&format!("\n  if {}  ({})", c.cond, c.why));
+        }
+        return Ok(out);
+    }
+    if let Some((name, _)) = lets.iter().find(|(n, _)| !is_symbol_name(n) || !l.symbols.contains(n)) {
+        return Err(format!(
+            "`--let {name}=…`: the expression has no symbol `{name}` (its symbols: {})",
+            l.symbols.join(", ")
+        ));
+    }
+    if let Some(missing) = l.symbols.iter().find(|s| !lets.iter().any(|(n, _)| n == *s)) {
+        return Err(format!("no value for the symbol `{missing}`: add `--let {missing}=…`"));
+    }
+    let value = |s: &str| lets.iter().find(|(n, _)| n == s).map(|(_, v)| *v);
+    l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string())
+}
+
+/// `NAME=VALUE` of `--let`.
+pub fn parse_let(s: &str) -> Result<(String, i64), String> {
+    let (name, value) =
+        s.split_once('=').ok_or_else(|| format!("`--let {s}`: expected NAME=VALUE, e.g. `--let M=64`"))?;
+    let value = value.trim().parse::<i64>().map_err(|_| format!("`--let {s}`: `{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), value))
 }
 
 /// One line of `table`: the values at indices 0..size-1, space-separated (offsets, or

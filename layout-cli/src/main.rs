@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use layout_cli::{eval_line, expand, explain, functions, parse_tile, show, svg, table_line};
+use layout_cli::{eval_line_with, expand, explain, functions, parse_let, parse_tile, show, svg, table_line};
 
 #[derive(Parser)]
 #[command(name = "layout", version, about = "Evaluate, tabulate, draw and explain CuTe layout expressions")]
@@ -31,8 +31,17 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The value of EXPR in canonical notation (an integer for size, cosize, rank, depth).
-    Eval(Batch),
+    /// The value of EXPR in canonical notation (an integer for size, cosize, rank, depth);
+    /// with symbols (`(M,N):(1,LD)`, `EXPR where M % 8 == 0`), the symbolic layout and its
+    /// run-time conditions.
+    Eval {
+        #[command(flatten)]
+        batch: Batch,
+        /// A number for a symbol (repeat for each): the layout with the numbers in, or the
+        /// condition that fails with the numbers.
+        #[arg(long = "let", value_name = "NAME=N", value_parser = parse_let)]
+        lets: Vec<(String, i64)>,
+    },
     /// A layout's offsets at indices 0..size-1, space-separated.
     Table(Batch),
     /// A layout as a text grid (rows: mode 0, columns: the other modes), as CuTe's print_layout.
@@ -90,8 +99,8 @@ struct Draw {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval(b) => run_batchable(b, eval_line),
-        Command::Table(b) => run_batchable(b, table_line),
+        Command::Eval { batch, lets } => run_batchable(batch, &|e| eval_line_with(e, &lets)),
+        Command::Table(b) => run_batchable(b, &table_line),
         Command::Show(d) => finish(show(&d.expr, d.tv, d.tile), None),
         Command::Svg { draw: d, output } => finish(svg(&d.expr, d.tv, d.tile), output),
         Command::Explain { expr } => run_explain(&expr),
@@ -109,7 +118,7 @@ fn run_explain(expr: &str) -> ExitCode {
     }
 }
 
-fn run_batchable(b: Batch, run: fn(&str) -> Result<String, String>) -> ExitCode {
+fn run_batchable(b: Batch, run: &dyn Fn(&str) -> Result<String, String>) -> ExitCode {
     match b.expr {
         Some(expr) if !b.batch => finish(run(&expr), None),
         _ => batch(run),
@@ -155,7 +164,7 @@ fn write_failed(e: &io::Error) -> ExitCode {
 
 /// One output line per input line, whatever happens; never stops early (except when the
 /// reader of stdout goes away).
-fn batch(run: fn(&str) -> Result<String, String>) -> ExitCode {
+fn batch(run: &dyn Fn(&str) -> Result<String, String>) -> ExitCode {
     let stdin = io::stdin().lock();
     let mut out = io::BufWriter::new(io::stdout().lock());
     for line in stdin.split(b'\n') {

@@ -28,6 +28,9 @@ pub struct Item {
     /// The `=` token: where an empty expression is reported.
     pub eq_token: Token![=],
     pub expr: ExprTokens,
+    /// `where FACT, FACT` after the expression (facts about the symbols of a dynamic
+    /// layout): the `where` token and the facts' tokens.
+    pub facts: Option<(proc_macro2::Ident, ExprTokens)>,
 }
 
 /// The tokens of one expression and their text.
@@ -123,7 +126,18 @@ impl Parse for Item {
             .parse()
             .map_err(|e| syn::Error::new(e.span(), format!("expected `=` after `{name}`: `pub {name} = EXPR;`")))?;
         let rest: TokenStream = input.parse()?;
-        Ok(Item { attrs, vis, fn_token, name, eq_token, expr: ExprTokens::new(rest) })
+        // `EXPR where FACTS`: `where` is not a word of the expression language.
+        let mut expr = TokenStream::new();
+        let mut facts: Option<(proc_macro2::Ident, TokenStream)> = None;
+        for t in rest {
+            match (&mut facts, &t) {
+                (None, TokenTree::Ident(i)) if i == "where" => facts = Some((i.clone(), TokenStream::new())),
+                (None, _) => expr.extend([t]),
+                (Some((_, f)), _) => f.extend([t]),
+            }
+        }
+        let facts = facts.map(|(w, f)| (w, ExprTokens::new(f)));
+        Ok(Item { attrs, vis, fn_token, name, eq_token, expr: ExprTokens::new(expr), facts })
     }
 }
 

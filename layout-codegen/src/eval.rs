@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name, mentions_symbols, parse_facts};
 use layout_core::notation::{
     Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, did_you_mean, evaluate_expr, parse,
 };
@@ -12,6 +13,7 @@ use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
 use crate::ctxt::Ctxt;
+use crate::dynamic::DynPlan;
 use crate::kernel::{self, Kernel};
 use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
@@ -29,12 +31,15 @@ pub enum Outcome {
     /// A kernel item whose error was reported: emit a stand-in function (of `gemm`'s
     /// signature when the item calls `gemm`, else of `copy`'s).
     KernelFailed { gemm: bool },
+    /// A layout with symbols (`pub Mat = (M,N):(1,LD);`): a struct of run-time integers.
+    Dynamic(Box<DynPlan>),
 }
 
 /// Evaluates the items in order.
 pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
     let names: HashMap<String, usize> = items.iter().enumerate().rev().map(|(k, i)| (i.name.to_string(), k)).collect();
     let mut env = Env::new();
+    let mut denv = DynEnv::new();
     let mut failed = HashSet::new();
     let mut out = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
@@ -44,7 +49,23 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
             out.push(Outcome::Duplicate);
             continue;
         }
-        let scope = Scope { env: &env, failed: &failed, later: &names, here: k };
+        let scope = Scope { env: &env, denv: &denv, failed: &failed, later: &names, here: k };
+        let dynamic = item.facts.is_some()
+            || parse(&item.expr.text)
+                .is_ok_and(|ast| mentions_symbols(&ast, &env, &denv) && !uses_failed(&ast, &failed));
+        if item.fn_token.is_none() && dynamic {
+            match evaluate_dynamic_item(item, &scope, cx) {
+                Some((layout, plan)) => {
+                    denv.insert(name, layout);
+                    out.push(Outcome::Dynamic(Box::new(plan)));
+                }
+                None => {
+                    failed.insert(name);
+                    out.push(Outcome::Failed);
+                }
+            }
+            continue;
+        }
         if item.fn_token.is_some() {
             out.push(match kernel::evaluate(&item.expr, &scope, cx) {
                 Some(k) => Outcome::Kernel(Box::new(k)),
@@ -69,14 +90,17 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
 /// Evaluates the expression form (no names in scope).
 pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Plan> {
     let env = Env::new();
+    let denv = DynEnv::new();
     let (failed, later) = (HashSet::new(), HashMap::new());
-    let scope = Scope { env: &env, failed: &failed, later: &later, here: 0 };
+    let scope = Scope { env: &env, denv: &denv, failed: &failed, later: &later, here: 0 };
     evaluate_item(expr, expr, "the expression", &scope, cx).map(|(_, plan)| plan)
 }
 
 /// The names an expression can see.
 pub struct Scope<'a> {
     pub env: &'a Env,
+    /// Earlier items with symbols.
+    pub denv: &'a DynEnv,
     /// Earlier items that failed: an expression using one is skipped silently.
     failed: &'a HashSet<String>,
     /// Every item name and its position, to tell a forward reference from a typo.
@@ -114,6 +138,59 @@ fn evaluate_item(
         }
         Err(PlanError::Machine(message)) => {
             cx.error(expr.error_whole(message));
+            None
+        }
+    }
+}
+
+/// Whether the expression names an item that failed (it is skipped silently).
+fn uses_failed(ast: &Expr, failed: &HashSet<String>) -> bool {
+    let mut names = Vec::new();
+    collect_names(ast, &mut names);
+    names.iter().any(|(n, _)| failed.contains(*n))
+}
+
+/// Evaluates an item with symbols (or facts): the symbolic algebra, the facts, and the plan
+/// of the struct.
+fn evaluate_dynamic_item(item: &Item, scope: &Scope, cx: &mut Ctxt) -> Option<(layout_core::DynLayout, DynPlan)> {
+    let expr = &item.expr;
+    if expr.tokens.is_empty() {
+        cx.error(syn::Error::new_spanned(item.eq_token, "expected a layout expression, e.g. `(M,N):(1,LD)`"));
+        return None;
+    }
+    if !expr.bad_literals.is_empty() {
+        for (token, message) in &expr.bad_literals {
+            cx.error(syn::Error::new_spanned(token, message));
+        }
+        return None;
+    }
+    let ast = parse(&expr.text).map_err(|e| cx.error(to_syn(expr, &e))).ok()?;
+    if !check_calls(&ast, expr, cx) | !check_names(&ast, expr, scope, cx) {
+        return None;
+    }
+    let facts = match &item.facts {
+        None => Vec::new(),
+        Some((w, f)) if f.tokens.is_empty() => {
+            cx.error(syn::Error::new_spanned(w, "expected facts after `where`, e.g. `where M % 8 == 0, LD >= M`"));
+            return None;
+        }
+        Some((_, f)) => parse_facts(&f.text, 0).map_err(|e| cx.error(to_syn(f, &e))).ok()?,
+    };
+    let layout = evaluate_dynamic_expr(&ast, scope.env, scope.denv, &facts)
+        .map_err(|e| match &item.facts {
+            // A fact about a symbol the layout does not use: at the facts.
+            Some((_, f)) if e.to_string().starts_with("the fact `") => cx.error(f.error_whole(e.to_string())),
+            _ => cx.error(to_syn(expr, &e)),
+        })
+        .ok()?;
+    if layout.symbols.is_empty() {
+        cx.error(expr.error_whole("`where` is for layouts with symbols; this layout is static"));
+        return None;
+    }
+    match DynPlan::new(&layout) {
+        Ok(plan) => Some((layout, plan)),
+        Err(m) => {
+            cx.error(expr.error_whole(m));
             None
         }
     }
@@ -164,7 +241,7 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
     collect_names(ast, &mut names);
     let mut ok = true;
     for (name, span) in names {
-        if scope.env.contains_key(name) {
+        if scope.env.contains_key(name) || scope.denv.contains_key(name) {
             continue;
         }
         if scope.failed.contains(name) {
@@ -175,6 +252,15 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
             } else {
                 format!("`{name}` is defined later in this `layout!`; an item can only use the names defined before it")
             };
+            cx.error(expr.error_at(span.start, span.end, message));
+            ok = false;
+        } else if is_symbol_name(name) && !scope.later.is_empty() {
+            // A symbol: a run-time extent or stride.
+        } else if is_symbol_name(name) {
+            let message = format!(
+                "`{name}` is a symbol (a run-time extent or stride): a layout with symbols must be an item, \
+                 `layout! {{ pub NAME = …; }}`, built at run time with `NAME::new(…)`"
+            );
             cx.error(expr.error_at(span.start, span.end, message));
             ok = false;
         } else if FUNCTIONS.iter().all(|f| f.name != name) {
@@ -223,7 +309,7 @@ fn collect_names<'a>(e: &'a Expr, out: &mut Vec<(&'a str, Span)>) {
         ExprKind::Tuple(items) | ExprKind::Tiler(items) | ExprKind::Call { args: items, .. } => {
             items.iter().for_each(|i| collect_names(i, out));
         }
-        ExprKind::Layout(s, d) => {
+        ExprKind::Layout(s, d) | ExprKind::Arith { lhs: s, rhs: d, .. } => {
             collect_names(s, out);
             collect_names(d, out);
         }

@@ -498,12 +498,12 @@ pub(crate) fn signed_lit(v: i64) -> TokenStream {
 }
 
 /// A local variable of the emitted code (hygienic: it cannot collide with user items).
-fn local(name: &str) -> Ident {
+pub(crate) fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
 /// `usize` for a leaf, a tuple (with a trailing comma for rank 1) otherwise.
-fn coord_type(shape: &ShapeTree) -> TokenStream {
+pub(crate) fn coord_type(shape: &ShapeTree) -> TokenStream {
     match shape {
         ShapeTree::Leaf(_) => quote!(usize),
         ShapeTree::Tuple(children) => {
@@ -514,7 +514,7 @@ fn coord_type(shape: &ShapeTree) -> TokenStream {
 }
 
 /// The same structure as a pattern or expression over per-leaf tokens.
-fn coord_tree(shape: &ShapeTree, leaf: &dyn Fn(usize) -> TokenStream) -> TokenStream {
+pub(crate) fn coord_tree(shape: &ShapeTree, leaf: &dyn Fn(usize) -> TokenStream) -> TokenStream {
     match shape {
         ShapeTree::Leaf(k) => leaf(*k),
         ShapeTree::Tuple(children) => {

@@ -16,6 +16,7 @@
 pub mod ast;
 mod copy;
 mod ctxt;
+pub mod dynamic;
 mod eval;
 mod expand;
 mod expand_copy;
@@ -60,6 +61,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     }),
                     Outcome::KernelFailed { gemm: false } => out.extend(expand_copy::copy_fallback(&target)),
                     Outcome::KernelFailed { gemm: true } => out.extend(expand_gemm::gemm_fallback(&target)),
+                    Outcome::Dynamic(plan) => out.extend(dynamic::items(&target, &plan)),
                     Outcome::Duplicate => {}
                 }
                 if let Some(sub) = sub {

@@ -148,3 +148,10 @@ fn sub_layout_impls_only_over_earlier_integer_items() {
     let sw = out("pub S = Sw<1,1,1> o (4,4):(4,1);\npub T = local_tile(S, [2:1,2:1]);");
     assert!(sw.contains("compile_error") && !sw.contains("SubLayout"), "{sw}");
 }
+
+snapshot!(dynamic_matrix, "/// A matrix with a leading dimension.\npub Mat = (M,N):(1,LD);");
+snapshot!(
+    dynamic_tiles,
+    "pub Mat = (M,N):(1,LD);\npub Tiled = logical_divide(Mat, [8:1, 8:1]) where M % 64 == 0, LD >= M;"
+);
+snapshot!(dynamic_negative_stride, "pub Rev = (8,M):(-1,8);");

@@ -21,6 +21,7 @@ mod complement;
 mod composition;
 mod copy;
 mod divide;
+pub mod dynamic;
 mod error;
 mod explain;
 mod f2;
@@ -49,6 +50,7 @@ pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
 };
+pub use dynamic::{DynLayout, DynamicError, SymInt, evaluate_dynamic};
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain};
 pub use f2::F2Layout;

@@ -61,6 +61,8 @@ struct ReadmeExamples;
 mod copy;
 mod small_gemm;
 pub use copy::{CopyDest, CopySource};
+mod dyn_layout;
+pub use dyn_layout::LayoutFn;
 pub use layout_macro::layout;
 
 /// The run-time GEMM engine: strided `f32`/`f64` matrix products with packed, blocked,
@@ -353,9 +355,10 @@ pub mod __private {
     pub use crate::__run_gemm as run_gemm;
     pub use crate::__run_small_gemm as run_small_gemm;
     pub use crate::copy::InlineLayout;
+    pub use crate::dyn_layout::support as dynamic;
     pub use crate::small_gemm::small_gemm;
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
-    pub use crate::{StaticLayout, SubLayout};
+    pub use crate::{DynamicError, LayoutFn, StaticLayout, SubLayout};
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
 

@@ -34,6 +34,9 @@ pub enum ExprKind {
     Name(String),
     /// `name(args…)`: an operation of the algebra.
     Call { name: String, name_span: Span, args: Vec<Expr> },
+    /// `a*b` or `a/b` (`op` is `*` or `/`), left-associative, between integers and symbols:
+    /// the products and quotients of dynamic extents (`8*M`, `M/8`, `LD*N`).
+    Arith { lhs: Box<Expr>, op: char, rhs: Box<Expr> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

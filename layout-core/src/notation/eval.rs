@@ -94,11 +94,26 @@ pub fn evaluate_expr(e: &Expr, env: &Env) -> Result<Value, ExprError> {
             Ok(Value::Tiler(Tiler::Modes(modes)))
         }
         ExprKind::Call { name, name_span, args } => call(name, *name_span, e.span, args, env),
+        ExprKind::Arith { lhs, op, rhs } => {
+            let a = int_tuple_of(evaluate_expr(lhs, env)?, lhs.span, "an operand of `*` and `/`")?;
+            let b = int_tuple_of(evaluate_expr(rhs, env)?, rhs.span, "an operand of `*` and `/`")?;
+            let (IntTuple::Int(a), IntTuple::Int(b)) = (a, b) else {
+                return Err(ty(format!("`{op}` takes integers")));
+            };
+            let overflow = || ExprError::Layout { span: e.span, error: LayoutError::Overflow { a, op: *op, b } };
+            match op {
+                '*' => a.checked_mul(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
+                _ if b == 0 || a % b != 0 => Err(ty(format!("`{a}/{b}` is not an integer"))),
+                _ => a.checked_div(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
+            }
+        }
     }
 }
 
 fn unknown_name(n: &str, env: &Env) -> String {
-    if FUNCTIONS.iter().any(|f| f.name == n) {
+    if crate::dynamic::is_symbol_name(n) && !env.contains_key(n) {
+        format!("`{n}` is a symbol (a run-time extent or stride); this operation needs a static layout")
+    } else if FUNCTIONS.iter().any(|f| f.name == n) {
         format!("`{n}` is an operation: call it as `{n}(…)`")
     } else if env.is_empty() {
         format!("unknown name `{n}`")

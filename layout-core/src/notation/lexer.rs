@@ -53,7 +53,7 @@ pub fn lex(text: &str) -> Result<Vec<Token>, ExprError> {
             out.push(Token { tok, span: Span::new(start, i) });
             continue;
         }
-        if "()[],:-<>@+".contains(c as char) {
+        if "()[],:-<>@+*/".contains(c as char) {
             out.push(Token { tok: Tok::Punct(c as char), span: Span::new(start, start + 1) });
             i += 1;
             continue;

@@ -130,12 +130,25 @@ impl Parser<'_> {
 
     /// `atom [":" atom]`.
     fn term(&mut self) -> Result<Expr, ExprError> {
-        let lhs = self.atom()?;
+        let lhs = self.product()?;
         if self.at(':') {
+            self.pos += 1;
+            let rhs = self.product()?;
+            let span = lhs.span.join(rhs.span);
+            return Ok(Expr { kind: ExprKind::Layout(Box::new(lhs), Box::new(rhs)), span });
+        }
+        Ok(lhs)
+    }
+
+    /// `atom (("*" | "/") atom)*`, left-associative: `8*M`, `M/8`, `3*M/8/N`.
+    fn product(&mut self) -> Result<Expr, ExprError> {
+        let mut lhs = self.atom()?;
+        while self.at('*') || self.at('/') {
+            let op = if self.at('*') { '*' } else { '/' };
             self.pos += 1;
             let rhs = self.atom()?;
             let span = lhs.span.join(rhs.span);
-            return Ok(Expr { kind: ExprKind::Layout(Box::new(lhs), Box::new(rhs)), span });
+            lhs = Expr { kind: ExprKind::Arith { lhs: Box::new(lhs), op, rhs: Box::new(rhs) }, span };
         }
         Ok(lhs)
     }
@@ -240,6 +253,15 @@ impl Parser<'_> {
                         return self.basis(v, t.span.join(span));
                     }
                     kind_span(ExprKind::Int(v), t.span.join(span))
+                }
+                Some(Token { tok: Tok::Ident(name), span }) if crate::dynamic::is_symbol_name(&name) => {
+                    // `-M`: the product `-1*M`.
+                    let rhs = self.atom()?;
+                    let minus = Expr { kind: ExprKind::Int(-1), span: t.span };
+                    Ok(Expr {
+                        kind: ExprKind::Arith { lhs: Box::new(minus), op: '*', rhs: Box::new(rhs) },
+                        span: t.span.join(span),
+                    })
                 }
                 _ => Err(ExprError::Parse { span: t.span, message: "expected an integer after `-`".into() }),
             },

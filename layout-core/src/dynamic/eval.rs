@@ -1,0 +1,442 @@
+//! The expression language over symbols: an expression that mentions a symbol (or a
+//! dynamic item) is evaluated here; its static parts go to the ordinary evaluator.
+
+use std::collections::HashMap;
+
+use super::layout::{self as dl, DynLayout, SymTuple};
+use super::solve::Cond;
+use super::symint::SymInt;
+use super::{DynError, is_symbol_name};
+use crate::notation::{Env, Expr, ExprError, ExprKind, Span, Value, evaluate_expr, parse};
+use crate::slice::SliceCoord;
+use crate::tiler::Tiler;
+
+/// Dynamic items bound earlier (the macro's items whose layouts have symbols).
+pub type DynEnv = HashMap<String, DynLayout>;
+
+/// The value of an expression over symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DynValue {
+    /// No symbol: an ordinary value.
+    Static(Value),
+    /// A symbolic integer (`M`, `8*M`).
+    Int(SymInt),
+    /// A tuple with symbolic leaves (a shape).
+    Tuple(SymTuple),
+    Layout(DynLayout),
+}
+
+impl DynValue {
+    fn kind(&self) -> &'static str {
+        match self {
+            DynValue::Static(v) => v.kind(),
+            DynValue::Int(_) => "a symbolic integer",
+            DynValue::Tuple(_) => "a symbolic int tuple",
+            DynValue::Layout(_) => "a dynamic layout",
+        }
+    }
+}
+
+/// Whether the expression mentions a symbol or a dynamic item (given the names bound).
+pub fn mentions_symbols(e: &Expr, env: &Env, denv: &DynEnv) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => denv.contains_key(n) || (!env.contains_key(n) && is_symbol_name(n)),
+        ExprKind::Tuple(items) | ExprKind::Tiler(items) | ExprKind::Call { args: items, .. } => {
+            items.iter().any(|i| mentions_symbols(i, env, denv))
+        }
+        ExprKind::Layout(s, d) => mentions_symbols(s, env, denv) || mentions_symbols(d, env, denv),
+        ExprKind::Arith { lhs, rhs, .. } => mentions_symbols(lhs, env, denv) || mentions_symbols(rhs, env, denv),
+        _ => false,
+    }
+}
+
+/// Splits `EXPR where FACT, FACT` at the word `where`.
+fn split_where(text: &str) -> (&str, Option<&str>) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(k) = text[i..].find("where") {
+        let at = i + k;
+        let before = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+        let after = bytes.get(at + 5).is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'));
+        if before && after {
+            return (&text[..at], Some(&text[at + 5..]));
+        }
+        i = at + 5;
+    }
+    (text, None)
+}
+
+/// Parses facts `M % 8 == 0, LD >= M, M <= 4096, N > 1` (`==`, `>=`, `>`, `<=`, `<` between
+/// products and quotients of symbols and integers; `X % k == 0`). `offset` is added to the
+/// spans of errors.
+pub fn parse_facts(text: &str, offset: usize) -> Result<Vec<Cond>, ExprError> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for part in text.split(',') {
+        let span = Span::new(offset + start, offset + start + part.len());
+        start += part.len() + 1;
+        if part.trim().is_empty() {
+            continue;
+        }
+        out.push(parse_fact(part).map_err(|message| ExprError::Parse { span, message })?);
+    }
+    Ok(out)
+}
+
+fn parse_fact(text: &str) -> Result<Cond, String> {
+    let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join("");
+    let help = || {
+        let shown = squeezed.replace("==", " == ").replace(">=", " >= ").replace("<=", " <= ").replace('%', " % ");
+        format!(
+            "`{shown}` is not a fact: write `X % 8 == 0`, `LD >= M`, `M > 7`, `M <= 4096` (products and quotients of symbols and integers)"
+        )
+    };
+    let side = |s: &str| -> Result<SymInt, String> {
+        let e = parse(s).map_err(|_| help())?;
+        sym_of(&e).ok_or_else(help)
+    };
+    if let Some((lhs, rhs)) = squeezed.split_once("==") {
+        if let Some((x, k)) = lhs.split_once('%') {
+            if rhs != "0" {
+                return Err(help());
+            }
+            return Ok(Cond::divides(side(x)?, side(k)?));
+        }
+        // `a == b` as the two comparisons is not supported: a fact is one condition.
+        return Err(format!("{}; an equality fixes the value: use a static number instead", help()));
+    }
+    for (op, flip, strict) in [(">=", false, false), ("<=", true, false), (">", false, true), ("<", true, true)] {
+        if let Some((a, b)) = squeezed.split_once(op) {
+            let (a, b) = if flip { (side(b)?, side(a)?) } else { (side(a)?, side(b)?) };
+            return Ok(if strict { Cond::gt(a, b) } else { Cond::ge(a, b) });
+        }
+    }
+    Err(help())
+}
+
+/// A product or quotient of integers and symbols as a symbolic integer.
+fn sym_of(e: &Expr) -> Option<SymInt> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(SymInt::int(*v)),
+        ExprKind::Name(n) if is_symbol_name(n) => Some(SymInt::sym(n)),
+        ExprKind::Arith { lhs, op, rhs } => {
+            let (a, b) = (sym_of(lhs)?, sym_of(rhs)?);
+            if *op == '*' {
+                Some(a.mul(&b))
+            } else if b.is_zero() {
+                None
+            } else {
+                Some(a.div(&b))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Parses and evaluates `EXPR [where FACTS]` to a dynamic layout (a static result is a
+/// dynamic layout without symbols).
+pub fn evaluate_dynamic(text: &str) -> Result<DynLayout, ExprError> {
+    let (expr, facts) = split_where(text);
+    let facts = match facts {
+        Some(f) => parse_facts(f, expr.len() + 5)?,
+        None => Vec::new(),
+    };
+    let ast = parse(expr.trim_end())?;
+    evaluate_dynamic_expr(&ast, &Env::new(), &DynEnv::new(), &facts)
+}
+
+/// Evaluates a parsed expression over symbols with the facts assumed; the result carries
+/// the facts and the conditions the operations need.
+pub fn evaluate_dynamic_expr(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<DynLayout, ExprError> {
+    let mut order = Vec::new();
+    symbol_order(e, env, denv, &mut order);
+    for f in facts {
+        for s in f.symbols() {
+            if !order.iter().any(|o| o == s) {
+                return Err(ExprError::Type {
+                    span: e.span,
+                    message: format!("the fact `{f}` names `{s}`, which the layout does not use"),
+                });
+            }
+        }
+    }
+    let cx = Cx { env, denv, facts };
+    let v = cx.eval(e)?;
+    let mut l = cx.layout(v, e.span)?;
+    l.symbols = order;
+    // The facts first: they are checked first at run time.
+    let mut conds: Vec<_> = facts
+        .iter()
+        .map(|f| super::Condition { cond: f.clone(), kind: super::CondKind::Fact, why: "stated in `where`".into() })
+        .collect();
+    for c in l.conds {
+        if !conds.contains(&c) {
+            conds.push(c);
+        }
+    }
+    l.conds = conds;
+    Ok(l)
+}
+
+fn symbol_order(e: &Expr, env: &Env, denv: &DynEnv, out: &mut Vec<String>) {
+    let mut push = |s: &str| {
+        if !out.iter().any(|o| o == s) {
+            out.push(s.to_string());
+        }
+    };
+    match &e.kind {
+        ExprKind::Name(n) => {
+            if let Some(l) = denv.get(n) {
+                l.symbols.iter().for_each(|s| push(s));
+            } else if !env.contains_key(n) && is_symbol_name(n) {
+                push(n);
+            }
+        }
+        ExprKind::Tuple(items) | ExprKind::Tiler(items) | ExprKind::Call { args: items, .. } => {
+            items.iter().for_each(|i| symbol_order(i, env, denv, out));
+        }
+        ExprKind::Layout(s, d) => {
+            symbol_order(s, env, denv, out);
+            symbol_order(d, env, denv, out);
+        }
+        ExprKind::Arith { lhs, rhs, .. } => {
+            symbol_order(lhs, env, denv, out);
+            symbol_order(rhs, env, denv, out);
+        }
+        _ => {}
+    }
+}
+
+struct Cx<'a> {
+    env: &'a Env,
+    denv: &'a DynEnv,
+    facts: &'a [Cond],
+}
+
+fn err(span: Span, message: impl Into<String>) -> ExprError {
+    ExprError::Type { span, message: message.into() }
+}
+
+fn dyn_err(span: Span, e: DynError) -> ExprError {
+    match e {
+        DynError::Layout(error) => ExprError::Layout { span, error },
+        e => err(span, e.to_string()),
+    }
+}
+
+impl Cx<'_> {
+    fn eval(&self, e: &Expr) -> Result<DynValue, ExprError> {
+        if !mentions_symbols(e, self.env, self.denv) {
+            return evaluate_expr(e, self.env).map(DynValue::Static);
+        }
+        match &e.kind {
+            ExprKind::Name(n) => Ok(match self.denv.get(n) {
+                Some(l) => {
+                    let mut l = l.clone();
+                    self.with_facts(&mut l);
+                    DynValue::Layout(l)
+                }
+                None => DynValue::Int(SymInt::sym(n)),
+            }),
+            ExprKind::Arith { lhs, op, rhs } => {
+                let a = self.int(lhs)?;
+                let b = self.int(rhs)?;
+                if *op == '*' {
+                    Ok(DynValue::Int(a.mul(&b)))
+                } else if b.is_zero() {
+                    Err(err(e.span, "division by zero"))
+                } else {
+                    Ok(DynValue::Int(a.div(&b)))
+                }
+            }
+            ExprKind::Tuple(items) => {
+                let leaves = items.iter().map(|i| self.tuple(i)).collect::<Result<Vec<_>, _>>()?;
+                Ok(DynValue::Tuple(SymTuple::Tuple(leaves)))
+            }
+            ExprKind::Layout(s, d) => {
+                let shape = self.tuple(s)?;
+                let stride = self.tuple(d)?;
+                let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(e.span, x))?;
+                self.with_facts(&mut l);
+                Ok(DynValue::Layout(l))
+            }
+            ExprKind::Tiler(_) => Err(err(
+                e.span,
+                "a tiler must be static: symbols are allowed in the layout being tiled, not in the tiler",
+            )),
+            ExprKind::Call { name, args, .. } => self.call(name, args, e.span),
+            _ => Err(err(e.span, "unexpected expression over symbols")),
+        }
+    }
+
+    fn with_facts(&self, l: &mut DynLayout) {
+        for f in self.facts {
+            if !l.conds.iter().any(|c| &c.cond == f) {
+                l.assume(f.clone());
+            }
+        }
+    }
+
+    fn int(&self, e: &Expr) -> Result<SymInt, ExprError> {
+        match self.eval(e)? {
+            DynValue::Int(v) => Ok(v),
+            DynValue::Static(Value::Tuple(crate::IntTuple::Int(v))) => Ok(SymInt::int(v)),
+            v => Err(err(e.span, format!("`*` and `/` take integers and symbols, found {}", v.kind()))),
+        }
+    }
+
+    fn tuple(&self, e: &Expr) -> Result<SymTuple, ExprError> {
+        match self.eval(e)? {
+            DynValue::Int(v) => Ok(SymTuple::Leaf(v)),
+            DynValue::Tuple(t) => Ok(t),
+            DynValue::Static(Value::Tuple(t)) => Ok(SymTuple::from_int_tuple(&t)),
+            v => Err(err(e.span, format!("a shape or stride holds integers and symbols, found {}", v.kind()))),
+        }
+    }
+
+    fn layout(&self, v: DynValue, span: Span) -> Result<DynLayout, ExprError> {
+        match v {
+            DynValue::Layout(l) => Ok(l),
+            DynValue::Tuple(t) => {
+                let stride = t.compact_col_major();
+                let mut l = DynLayout::new(t, stride).map_err(|x| dyn_err(span, x))?;
+                self.with_facts(&mut l);
+                Ok(l)
+            }
+            DynValue::Int(v) => {
+                let mut l =
+                    DynLayout::new(SymTuple::Leaf(v), SymTuple::Leaf(SymInt::int(1))).map_err(|x| dyn_err(span, x))?;
+                self.with_facts(&mut l);
+                Ok(l)
+            }
+            DynValue::Static(v) => match v.into_layout() {
+                Ok(l) => {
+                    let mut l = DynLayout::from_layout(&l);
+                    self.with_facts(&mut l);
+                    Ok(l)
+                }
+                Err(m) => Err(err(span, m)),
+            },
+        }
+    }
+
+    fn static_arg(&self, e: &Expr, what: &str) -> Result<Value, ExprError> {
+        match self.eval(e)? {
+            DynValue::Static(v) => Ok(v),
+            v => Err(err(
+                e.span,
+                format!("{what} must be static, found {}; only the first operand may have symbols", v.kind()),
+            )),
+        }
+    }
+
+    fn call(&self, name: &str, args: &[Expr], span: Span) -> Result<DynValue, ExprError> {
+        let n = args.len();
+        let arity = |k: usize| {
+            if n == k {
+                Ok(())
+            } else {
+                Err(err(span, format!("`{name}` takes {k} arguments over symbols, {n} given")))
+            }
+        };
+        let first = |cx: &Self| -> Result<DynLayout, ExprError> {
+            let v = cx.eval(&args[0])?;
+            cx.layout(v, args[0].span)
+        };
+        let tiler = |cx: &Self| -> Result<Tiler, ExprError> {
+            cx.static_arg(&args[1], "the tiler")?.into_tiler().map_err(|m| err(args[1].span, m))
+        };
+        let lift = |r: Result<DynLayout, DynError>| r.map(DynValue::Layout).map_err(|e| dyn_err(span, e));
+        match name {
+            "composition" if n == 2 && mentions_symbols(&args[1], self.env, self.denv) => {
+                // A right operand with symbolic extents and static strides.
+                let a = first(self)?;
+                let v = self.eval(&args[1])?;
+                let b = self.layout(v, args[1].span)?;
+                if b.stride.leaves().iter().any(|d| !d.is_const()) {
+                    return Err(err(
+                        args[1].span,
+                        "the right operand of a composition over symbols needs static strides",
+                    ));
+                }
+                lift(dl::compose(&a, &b))
+            }
+            "logical_divide" | "zipped_divide" | "tiled_divide" | "local_tile" | "local_partition" | "composition" => {
+                arity(2)?;
+                let (a, t) = (first(self)?, tiler(self)?);
+                lift(match name {
+                    "logical_divide" => dl::logical_divide_tiler(&a, &t),
+                    "zipped_divide" => dl::zipped_divide(&a, &t),
+                    "tiled_divide" => dl::tiled_divide(&a, &t),
+                    "local_tile" => dl::local_tile(&a, &t),
+                    "local_partition" => dl::local_partition(&a, &t),
+                    _ => dl::composition_tiler(&a, &t),
+                })
+            }
+            "coalesce" => {
+                arity(1)?;
+                Ok(DynValue::Layout(first(self)?.coalesce()))
+            }
+            "flatten" => {
+                arity(1)?;
+                let a = first(self)?;
+                let (s, d): (Vec<_>, Vec<_>) =
+                    a.flat_modes().into_iter().map(|(s, d)| (SymTuple::Leaf(s), SymTuple::Leaf(d))).unzip();
+                let mut out = a.clone();
+                if s.len() > 1 || matches!(a.shape, SymTuple::Tuple(_)) {
+                    (out.shape, out.stride) = (SymTuple::Tuple(s), SymTuple::Tuple(d));
+                }
+                Ok(DynValue::Layout(out))
+            }
+            "size" => {
+                arity(1)?;
+                Ok(DynValue::Int(first(self)?.size()))
+            }
+            "shape" | "stride" => {
+                arity(1)?;
+                let a = first(self)?;
+                Ok(DynValue::Tuple(if name == "shape" { a.shape } else { a.stride }))
+            }
+            "make_layout" if n == 2 => {
+                let shape = self.tuple(&args[0])?;
+                let stride = self.tuple(&args[1])?;
+                let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(span, x))?;
+                self.with_facts(&mut l);
+                Ok(DynValue::Layout(l))
+            }
+            "get" => {
+                if n < 2 {
+                    return Err(err(span, "`get` takes a layout and mode indices"));
+                }
+                let mut a = first(self)?;
+                for i in &args[1..] {
+                    let k = match self.static_arg(i, "a mode index")? {
+                        Value::Tuple(crate::IntTuple::Int(k)) if k >= 0 => k as usize,
+                        v => return Err(err(i.span, format!("expected a mode index, found {}", v.kind()))),
+                    };
+                    a = a.mode(k).map_err(|e| dyn_err(i.span, e))?;
+                }
+                Ok(DynValue::Layout(a))
+            }
+            "slice" => {
+                arity(2)?;
+                let a = first(self)?;
+                let c = match self.static_arg(&args[1], "the coordinate")? {
+                    Value::Tuple(t) => SliceCoord::from(&t),
+                    Value::Coord(c) => c,
+                    Value::Underscore => SliceCoord::Free,
+                    v => return Err(err(args[1].span, format!("expected a coordinate, found {}", v.kind()))),
+                };
+                lift(dl::slice(&a, &c))
+            }
+            _ => Err(err(
+                span,
+                format!(
+                    "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
+                     zipped_divide, tiled_divide, local_tile, local_partition, composition, coalesce, flatten, size, \
+                     shape, stride, make_layout, get, slice"
+                ),
+            )),
+        }
+    }
+}

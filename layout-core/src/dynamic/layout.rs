@@ -1,0 +1,712 @@
+//! Layouts whose extents and strides are symbolic ([`DynLayout`]), and the operations with
+//! static operands over them: the walk of composition, the complement of a static tiler in
+//! a symbolic extent, the divides, coalesce and slicing. Each operation decides what it can
+//! at expansion time (with the [`Solver`]) and records the rest as conditions; with numbers
+//! substituted, the result equals what layout-core computes on the substituted layout, or a
+//! condition fails exactly when layout-core's computation fails.
+
+use std::fmt;
+
+use super::solve::{Cond, CondKind, Condition, Solver};
+use super::symint::SymInt;
+use super::{DynError, DynamicError};
+use crate::complement::complement_modes;
+use crate::int_tuple::IntTuple;
+use crate::layout::Layout;
+use crate::slice::SliceCoord;
+use crate::tiler::Tiler;
+
+/// A hierarchical tuple of symbolic integers (a dynamic shape or stride).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SymTuple {
+    Leaf(SymInt),
+    Tuple(Vec<SymTuple>),
+}
+
+impl SymTuple {
+    pub fn from_int_tuple(t: &IntTuple) -> SymTuple {
+        match t {
+            IntTuple::Int(v) => SymTuple::Leaf(SymInt::int(*v)),
+            IntTuple::Tuple(c) => SymTuple::Tuple(c.iter().map(SymTuple::from_int_tuple).collect()),
+        }
+    }
+
+    pub fn leaves(&self) -> Vec<SymInt> {
+        let mut out = Vec::new();
+        self.push_leaves(&mut out);
+        out
+    }
+
+    fn push_leaves(&self, out: &mut Vec<SymInt>) {
+        match self {
+            SymTuple::Leaf(v) => out.push(v.clone()),
+            SymTuple::Tuple(c) => c.iter().for_each(|c| c.push_leaves(out)),
+        }
+    }
+
+    pub fn product(&self) -> SymInt {
+        self.leaves().iter().fold(SymInt::int(1), |a, b| a.mul(b))
+    }
+
+    pub fn congruent(&self, o: &SymTuple) -> bool {
+        match (self, o) {
+            (SymTuple::Leaf(_), SymTuple::Leaf(_)) => true,
+            (SymTuple::Tuple(a), SymTuple::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.congruent(y))
+            }
+            _ => false,
+        }
+    }
+
+    pub fn rank(&self) -> usize {
+        match self {
+            SymTuple::Leaf(_) => 1,
+            SymTuple::Tuple(c) => c.len(),
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        match self {
+            SymTuple::Leaf(_) => 0,
+            SymTuple::Tuple(c) => 1 + c.iter().map(SymTuple::depth).max().unwrap_or(0),
+        }
+    }
+
+    pub fn modes(&self) -> Vec<SymTuple> {
+        match self {
+            SymTuple::Leaf(_) => vec![self.clone()],
+            SymTuple::Tuple(c) => c.clone(),
+        }
+    }
+
+    /// The same profile with the leaves taken in order from `leaves`.
+    pub fn with_leaves(&self, leaves: &mut impl Iterator<Item = SymInt>) -> SymTuple {
+        match self {
+            SymTuple::Leaf(_) => SymTuple::Leaf(leaves.next().unwrap_or_else(|| SymInt::int(0))),
+            SymTuple::Tuple(c) => SymTuple::Tuple(c.iter().map(|c| c.with_leaves(leaves)).collect()),
+        }
+    }
+
+    /// Compact column-major strides (exclusive prefix products).
+    pub fn compact_col_major(&self) -> SymTuple {
+        let mut acc = SymInt::int(1);
+        let leaves: Vec<SymInt> = self
+            .leaves()
+            .iter()
+            .map(|s| {
+                let d = acc.clone();
+                acc = acc.mul(s);
+                d
+            })
+            .collect();
+        self.with_leaves(&mut leaves.into_iter())
+    }
+
+    /// The int tuple with numbers for the symbols (`None`: not an integer, or overflow).
+    pub fn eval(&self, value: &dyn Fn(&str) -> Option<i64>) -> Option<IntTuple> {
+        Some(match self {
+            SymTuple::Leaf(v) => IntTuple::Int(v.eval_int(value)?),
+            SymTuple::Tuple(c) => IntTuple::Tuple(c.iter().map(|c| c.eval(value)).collect::<Option<_>>()?),
+        })
+    }
+
+    fn symbols_into(&self, out: &mut Vec<String>) {
+        for l in self.leaves() {
+            for s in l.symbols() {
+                if !out.iter().any(|o| o == s) {
+                    out.push(s.to_string());
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for SymTuple {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SymTuple::Leaf(v) => write!(f, "{v}"),
+            SymTuple::Tuple(c) => crate::int_tuple::write_tuple(f, c),
+        }
+    }
+}
+
+/// A layout with symbolic extents and strides, valid under its conditions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynLayout {
+    pub shape: SymTuple,
+    pub stride: SymTuple,
+    /// The facts and the conditions the operations required, in order.
+    pub conds: Vec<Condition>,
+    /// The symbols in order of first appearance in the source (the constructor's
+    /// parameters).
+    pub symbols: Vec<String>,
+}
+
+type Flat = Vec<(SymInt, SymInt)>;
+
+impl DynLayout {
+    /// `shape:stride`; the shape's extents must be positive.
+    pub fn new(shape: SymTuple, stride: SymTuple) -> Result<DynLayout, DynError> {
+        if !shape.congruent(&stride) {
+            return Err(DynError::Layout(crate::LayoutError::NotCongruent {
+                shape: shape.to_string(),
+                stride: stride.to_string(),
+            }));
+        }
+        if let Some(bad) = shape.leaves().iter().find(|s| s.coef().0 <= 0) {
+            return Err(DynError::Other(format!(
+                "shape `{shape}` has the extent {bad}; every extent must be positive"
+            )));
+        }
+        let mut symbols = Vec::new();
+        shape.symbols_into(&mut symbols);
+        stride.symbols_into(&mut symbols);
+        Ok(DynLayout { shape, stride, conds: Vec::new(), symbols })
+    }
+
+    /// A static layout as a dynamic one.
+    pub fn from_layout(l: &Layout) -> DynLayout {
+        DynLayout {
+            shape: SymTuple::from_int_tuple(l.shape()),
+            stride: SymTuple::from_int_tuple(l.stride()),
+            conds: Vec::new(),
+            symbols: Vec::new(),
+        }
+    }
+
+    /// Whether some extent or stride is symbolic.
+    pub fn is_dynamic(&self) -> bool {
+        self.shape.leaves().iter().chain(self.stride.leaves().iter()).any(|l| !l.is_const())
+    }
+
+    /// The layout with the same conditions and symbols and a new shape and stride.
+    fn with(&self, shape: SymTuple, stride: SymTuple) -> DynLayout {
+        DynLayout { shape, stride, conds: self.conds.clone(), symbols: self.symbols.clone() }
+    }
+
+    pub fn size(&self) -> SymInt {
+        self.shape.product()
+    }
+
+    pub fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    pub fn depth(&self) -> usize {
+        self.shape.depth()
+    }
+
+    pub fn flat_modes(&self) -> Flat {
+        self.shape.leaves().into_iter().zip(self.stride.leaves()).collect()
+    }
+
+    pub fn modes(&self) -> Vec<DynLayout> {
+        self.shape.modes().into_iter().zip(self.stride.modes()).map(|(s, d)| self.with(s, d)).collect()
+    }
+
+    pub fn mode(&self, i: usize) -> Result<DynLayout, DynError> {
+        self.modes().get(i).cloned().ok_or_else(|| {
+            DynError::Layout(crate::LayoutError::ModeOutOfRange {
+                layout: self.to_string(),
+                mode: i,
+                rank: self.rank(),
+            })
+        })
+    }
+
+    /// `(L0, L1, …)` of layouts sharing conditions (the conditions of all of them, merged).
+    pub fn concat(parts: Vec<DynLayout>) -> DynLayout {
+        let mut conds: Vec<Condition> = Vec::new();
+        let mut symbols: Vec<String> = Vec::new();
+        for p in &parts {
+            for c in &p.conds {
+                if !conds.contains(c) {
+                    conds.push(c.clone());
+                }
+            }
+            for s in &p.symbols {
+                if !symbols.contains(s) {
+                    symbols.push(s.clone());
+                }
+            }
+        }
+        let (shape, stride): (Vec<_>, Vec<_>) = parts.into_iter().map(|p| (p.shape, p.stride)).unzip();
+        DynLayout { shape: SymTuple::Tuple(shape), stride: SymTuple::Tuple(stride), conds, symbols }
+    }
+
+    fn with_flat(&self, modes: Flat) -> DynLayout {
+        match modes.len() {
+            0 => self.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
+            1 => {
+                let (s, d) = modes.into_iter().next().unwrap_or((SymInt::int(1), SymInt::int(0)));
+                self.with(SymTuple::Leaf(s), SymTuple::Leaf(d))
+            }
+            _ => {
+                let (s, d): (Vec<_>, Vec<_>) =
+                    modes.into_iter().map(|(s, d)| (SymTuple::Leaf(s), SymTuple::Leaf(d))).unzip();
+                self.with(SymTuple::Tuple(s), SymTuple::Tuple(d))
+            }
+        }
+    }
+
+    /// The solver that knows this layout's conditions.
+    pub fn solver(&self) -> Solver {
+        Solver { conds: self.conds.clone() }
+    }
+
+    /// Records a condition an operation needs: nothing when it is proved, an error when it
+    /// is false for every value, a run-time check otherwise.
+    pub fn require(&mut self, cond: Cond, why: impl FnOnce() -> String) -> Result<(), DynError> {
+        match self.solver().prove(&cond) {
+            Some(true) => Ok(()),
+            Some(false) => Err(DynError::Never { cond: cond.to_string(), why: why() }),
+            None => {
+                let c = Condition { cond, kind: CondKind::Required, why: why() };
+                if !self.conds.contains(&c) {
+                    self.conds.push(c);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A branch the algebra must take at expansion time: proved, refuted, or an error that
+    /// names the fact that would decide it.
+    pub fn decide(&self, cond: Cond, why: impl FnOnce() -> String) -> Result<bool, DynError> {
+        self.solver().prove(&cond).ok_or_else(|| DynError::NeedFact { cond: cond.to_string(), why: why() })
+    }
+
+    /// Adds a fact the user stated (checked by the constructor, assumed by the algebra).
+    pub fn assume(&mut self, cond: Cond) {
+        self.conds.push(Condition { cond, kind: CondKind::Fact, why: "stated in `where`".into() });
+    }
+
+    /// `coalesce(L)`: drops extents that are 1 and merges `s0:d0 ++ s1:d1` when
+    /// `d1 = s0·d0` holds symbolically (values that happen to be equal for some numbers are
+    /// not merged; the function is the same).
+    pub fn coalesce(&self) -> DynLayout {
+        self.with_flat(merge(&self.flat_modes(), false))
+    }
+
+    /// The layout with numbers for the symbols: checks positivity, every condition, and that
+    /// every offset fits in `isize`; then builds the layout-core layout.
+    pub fn substitute(&self, value: &dyn Fn(&str) -> Option<i64>) -> Result<Layout, DynamicError> {
+        let shown = |syms: &[&str]| {
+            syms.iter()
+                .map(|s| format!("{s} = {}", value(s).map_or("?".into(), |v| v.to_string())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for s in &self.symbols {
+            match value(s) {
+                Some(v) if v > 0 => {}
+                v => return Err(DynamicError::NotPositive { symbol: s.clone().into(), value: v.unwrap_or(0) }),
+            }
+        }
+        for c in &self.conds {
+            if c.cond.holds(value) != Some(true) {
+                return Err(DynamicError::Condition {
+                    layout: self.to_string().into(),
+                    condition: c.cond.to_string().into(),
+                    why: c.why.clone().into(),
+                    values: shown(&c.cond.symbols()),
+                });
+            }
+        }
+        let all: Vec<&str> = self.symbols.iter().map(String::as_str).collect();
+        let overflow = || DynamicError::Overflow { layout: self.to_string().into(), values: shown(&all) };
+        let shape = self.shape.eval(value).ok_or_else(overflow)?;
+        let stride = self.stride.eval(value).ok_or_else(overflow)?;
+        let l = Layout::new(shape, stride).map_err(|_| overflow())?;
+        let lo = l.flat_modes().iter().try_fold(0i64, |a, &(s, d)| a.checked_add((s - 1).checked_mul(d.min(0))?));
+        match (l.cosize(), lo) {
+            (Ok(_), Some(_)) => Ok(l),
+            _ => Err(overflow()),
+        }
+    }
+}
+
+impl fmt::Display for DynLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.shape, self.stride)
+    }
+}
+
+fn merge(modes: &[(SymInt, SymInt)], keep_last: bool) -> Flat {
+    let mut out: Flat = Vec::new();
+    for (s, d) in modes {
+        if s.is_one() {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if last.0.mul(&last.1) == *d => last.0 = last.0.mul(s),
+            _ => out.push((s.clone(), d.clone())),
+        }
+    }
+    if let (true, Some((s, d))) = (keep_last, modes.last())
+        && s.is_one()
+    {
+        let extends = out.last().is_some_and(|(s0, d0)| s0.mul(d0) == *d);
+        if !extends && (!d.is_zero() || !out.is_empty()) {
+            out.push((s.clone(), d.clone()));
+        }
+    }
+    out
+}
+
+/// `A ∘ B` for a dynamic A and a B whose strides are static (its extents may be symbolic,
+/// e.g. the complement in a divide): the walk of layout-core's composition with each
+/// comparison decided by the solver or required as a condition.
+pub fn compose(a: &DynLayout, b: &DynLayout) -> Result<DynLayout, DynError> {
+    let mut out = a.clone();
+    for c in &b.conds {
+        if !out.conds.contains(c) {
+            out.conds.push(c.clone());
+        }
+    }
+    if b.stride.leaves().iter().any(SymInt::is_negative) {
+        return Err(DynError::Other(format!("composition needs non-negative strides in its right operand `{b}`")));
+    }
+    let ca = merge(&a.flat_modes(), true);
+    let ca = if ca.is_empty() { vec![(SymInt::int(1), SymInt::int(0))] } else { ca };
+    let mut touched: Vec<Vec<(SymInt, SymInt)>> = vec![Vec::new(); ca.len()];
+    let shown = || format!("{a} ∘ {b}");
+    let parts = walk_tree(&mut out, &ca, &b.shape, &b.stride, &mut touched, &shown)?;
+    // The modes of B distribute when their digits never carry in a non-last mode of A:
+    // Σ (count - 1)·step < extent, i.e. Σ count·step - Σ step - extent + 1 <= 0.
+    for (r, digits) in touched.iter().enumerate().filter(|(_, d)| d.len() > 1) {
+        let mut terms: Vec<SymInt> = vec![SymInt::int(1), ca[r].0.scale(-1)];
+        for (count, step) in digits {
+            terms.push(count.mul(step));
+            terms.push(step.scale(-1));
+        }
+        let poly = combine(terms);
+        // Σ positive terms <= Σ negated negative terms, decided when each side is one
+        // monomial (or the positive side is empty).
+        let (pos, neg): (Vec<SymInt>, Vec<SymInt>) = poly.into_iter().partition(|t| t.coef().0 > 0);
+        let neg: Vec<SymInt> = neg.iter().map(|t| t.scale(-1)).collect();
+        let decided = match (pos.as_slice(), neg.as_slice()) {
+            ([], _) => true,
+            ([p], [n]) => out.solver().prove(&Cond::ge(n.clone(), p.clone())) == Some(true),
+            _ => false,
+        };
+        if !decided {
+            return Err(DynError::Other(format!(
+                "{}: several modes of the right operand walk mode {r} of the left one, and the symbolic algebra \
+                 cannot show that they never carry (compose mode by mode with a tiler `[…]`, or state facts)",
+                shown()
+            )));
+        }
+    }
+    Ok(DynLayout { shape: parts.0, stride: parts.1, conds: out.conds, symbols: merge_symbols(&a.symbols, &b.symbols) })
+}
+
+/// Adds like terms; drops zeros.
+fn combine(terms: Vec<SymInt>) -> Vec<SymInt> {
+    let mut out: Vec<SymInt> = Vec::new();
+    for t in terms {
+        match out.iter_mut().find(|o| o.add_like(&t).is_some()) {
+            Some(o) => *o = o.add_like(&t).unwrap_or_else(|| o.clone()),
+            None => out.push(t),
+        }
+    }
+    out.retain(|t| !t.is_zero());
+    out
+}
+
+fn merge_symbols(a: &[String], b: &[String]) -> Vec<String> {
+    let mut out = a.to_vec();
+    for s in b {
+        if !out.contains(s) {
+            out.push(s.clone());
+        }
+    }
+    out
+}
+
+fn walk_tree(
+    out: &mut DynLayout,
+    ca: &[(SymInt, SymInt)],
+    s: &SymTuple,
+    d: &SymTuple,
+    touched: &mut [Vec<(SymInt, SymInt)>],
+    shown: &dyn Fn() -> String,
+) -> Result<(SymTuple, SymTuple), DynError> {
+    match (s, d) {
+        (SymTuple::Leaf(s), SymTuple::Leaf(d)) => {
+            let modes = walk(out, ca, s, d, touched, shown)?;
+            Ok(match modes.len() {
+                0 => (SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
+                1 => (SymTuple::Leaf(modes[0].0.clone()), SymTuple::Leaf(modes[0].1.clone())),
+                _ => modes.into_iter().map(|(s, d)| (SymTuple::Leaf(s), SymTuple::Leaf(d))).unzip_tuple(),
+            })
+        }
+        (SymTuple::Tuple(s), SymTuple::Tuple(d)) => {
+            let parts = s
+                .iter()
+                .zip(d)
+                .map(|(s, d)| walk_tree(out, ca, s, d, touched, shown))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(parts.into_iter().unzip_tuple())
+        }
+        _ => Err(DynError::Other("shape and stride are not congruent".into())),
+    }
+}
+
+trait UnzipTuple {
+    fn unzip_tuple(self) -> (SymTuple, SymTuple);
+}
+
+impl<I: Iterator<Item = (SymTuple, SymTuple)>> UnzipTuple for I {
+    fn unzip_tuple(self) -> (SymTuple, SymTuple) {
+        let (s, d): (Vec<_>, Vec<_>) = self.unzip();
+        (SymTuple::Tuple(s), SymTuple::Tuple(d))
+    }
+}
+
+/// The base case `A ∘ s:d` over the modes of coalesced A (the last one unbounded).
+fn walk(
+    out: &mut DynLayout,
+    ca: &[(SymInt, SymInt)],
+    s: &SymInt,
+    d: &SymInt,
+    touched: &mut [Vec<(SymInt, SymInt)>],
+    shown: &dyn Fn() -> String,
+) -> Result<Flat, DynError> {
+    let last = ca.len() - 1;
+    let last_stride = &ca[last].1;
+    if d.is_zero() {
+        return Ok(vec![(s.clone(), SymInt::int(0))]);
+    }
+    if s.is_one() {
+        // Where index d lands: divide by the non-last extents, rounding up.
+        let mut rest = d.clone();
+        for (sr, _) in &ca[..last] {
+            if out.decide(Cond::divides(rest.clone(), sr.clone()), shown)? {
+                rest = rest.div(sr);
+            } else if out.decide(Cond::ge(sr.clone(), rest.clone()), shown)? {
+                rest = SymInt::int(1);
+            } else {
+                return Err(DynError::Other(format!(
+                    "{}: a size-1 mode whose stride is not a multiple of an extent",
+                    shown()
+                )));
+            }
+        }
+        return Ok(vec![(SymInt::int(1), last_stride.mul(&rest))]);
+    }
+    let (mut rest_shape, mut rest_stride) = (s.clone(), d.clone());
+    let mut modes = Vec::new();
+    for (r, (sr, dr)) in ca[..last].iter().enumerate() {
+        if rest_shape.is_one() {
+            break;
+        }
+        // A unit step never skips a mode (skipping an extent-1 mode changes nothing).
+        if !rest_stride.is_one() && out.decide(Cond::divides(rest_stride.clone(), sr.clone()), shown)? {
+            rest_stride = rest_stride.div(sr);
+            continue;
+        }
+        // Does the walk end inside this mode: (rest_shape - 1)·rest_stride < sr? When the
+        // walk provably fills the mode in whole steps and the rest is a whole number of
+        // such fills, both answers give the same modes: no need to decide.
+        let fills = || {
+            let s = out.solver();
+            s.prove(&Cond::gt(sr.clone(), rest_stride.clone())) == Some(true)
+                && s.prove(&Cond::divides(sr.clone(), rest_stride.clone())) == Some(true)
+                && s.prove(&Cond::divides(rest_shape.clone(), sr.div(&rest_stride))) == Some(true)
+        };
+        let inside = match rest_shape.as_int() {
+            Some(n) => out.decide(Cond::gt(sr.clone(), rest_stride.scale(n - 1)), shown)?,
+            None if fills() => false,
+            None => out.decide(Cond::ge(sr.clone(), rest_shape.mul(&rest_stride)), shown)?,
+        };
+        let count = if inside {
+            rest_shape.clone()
+        } else {
+            let (sr2, rs2) = (sr.clone(), rest_stride.clone());
+            let boundary =
+                || format!("{}: stride divisibility (Eq. 20) at mode {r} ({sr2}) of the left operand", shown());
+            out.require(Cond::gt(sr.clone(), rest_stride.clone()), boundary)?;
+            let boundary =
+                || format!("{}: stride divisibility (Eq. 20): {rs2} must divide the extent {sr2} of mode {r}", shown());
+            out.require(Cond::divides(sr.clone(), rest_stride.clone()), boundary)?;
+            let count = sr.div(&rest_stride);
+            let (c2, rs) = (count.clone(), rest_shape.clone());
+            out.require(Cond::divides(rest_shape.clone(), count.clone()), || {
+                format!(
+                    "{}: shape divisibility (Eq. 21): {c2} must divide the {rs} remaining elements at mode {r}",
+                    shown()
+                )
+            })?;
+            count
+        };
+        touched[r].push((count.clone(), rest_stride.clone()));
+        modes.push((count.clone(), dr.mul(&rest_stride)));
+        rest_shape = rest_shape.div(&count);
+        rest_stride = SymInt::int(1);
+    }
+    if !rest_shape.is_one() {
+        modes.push((rest_shape, last_stride.mul(&rest_stride)));
+    }
+    Ok(modes)
+}
+
+/// `complement(B, n)` of a static B in a symbolic extent n: the static holes of B, then
+/// the rest mode `n/c : c` (c the extent B and its holes cover), coalesced. With `exact`,
+/// requires `c | n` (the tiles cover A exactly).
+fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: &str) -> Result<Flat, DynError> {
+    let modes = complement_modes(b, 1).map_err(DynError::Layout)?;
+    let mut flat: Flat = modes.flat_modes().into_iter().map(|(s, d)| (SymInt::int(s), SymInt::int(d))).collect();
+    let Some(last) = flat.last_mut() else { return Err(DynError::Other("empty complement".into())) };
+    let extent = last.1.clone();
+    let (b2, n2, e2) = (b.to_string(), n.clone(), extent.clone());
+    a.require(Cond::divides(n.clone(), extent.clone()), || {
+        format!("{op}: the tiler `{b2}` covers {e2} elements, which must divide the size {n2} of the tiled mode")
+    })?;
+    last.0 = n.div(&extent);
+    Ok(merge(&flat, false))
+}
+
+/// `logical_divide(A, B)` for a static layout B: `A ∘ (B, complement(B, |A|))`.
+pub fn logical_divide(a: &DynLayout, b: &Layout, op: &str) -> Result<DynLayout, DynError> {
+    if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
+        return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
+            op: "logical_divide",
+            tiler: b.to_string(),
+            layout: a.to_string(),
+            reason: format!("its broadcast mode of extent {s} (stride 0) repeats tiles"),
+        }));
+    }
+    let mut a = a.clone();
+    let n = a.size();
+    let rest = complement_in(&mut a, b, &n, op)?;
+    let b_dyn = DynLayout::from_layout(b);
+    let rest = b_dyn.with_flat(rest);
+    let star = DynLayout::concat(vec![b_dyn, rest]);
+    compose(&a, &star)
+}
+
+/// Applies `op` with a layout tiler, or mode by mode.
+fn by_mode(
+    a: &DynLayout,
+    t: &Tiler,
+    op: &dyn Fn(&DynLayout, &Layout) -> Result<DynLayout, DynError>,
+) -> Result<DynLayout, DynError> {
+    match t {
+        Tiler::Layout(b) => op(a, b),
+        Tiler::Modes(m) => {
+            let modes = a.modes();
+            if m.len() > modes.len() {
+                return Err(too_many(a, t, m.len()));
+            }
+            let parts = modes
+                .iter()
+                .enumerate()
+                .map(|(i, mode)| match m.get(i) {
+                    Some(Some(ti)) => by_mode(mode, ti, op),
+                    _ => Ok(mode.clone()),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(DynLayout::concat(parts))
+        }
+    }
+}
+
+fn too_many(a: &DynLayout, t: &Tiler, n: usize) -> DynError {
+    DynError::Layout(crate::LayoutError::TooManyModes {
+        what: "tiler",
+        arg: t.to_string(),
+        arg_rank: n,
+        layout: a.to_string(),
+        rank: a.rank(),
+    })
+}
+
+/// `logical_divide(A, T)` for any static tiler.
+pub fn logical_divide_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    by_mode(a, t, &|a, b| logical_divide(a, b, "logical_divide"))
+}
+
+/// `composition(A, T)` for a static tiler.
+pub fn composition_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    by_mode(a, t, &|a, b| compose(a, &DynLayout::from_layout(b)))
+}
+
+/// `((tiles…), (rests…, untiled modes…))`.
+fn hier_unzip(a: &DynLayout, t: &Tiler, op: &str) -> Result<DynLayout, DynError> {
+    let m = match t {
+        Tiler::Layout(b) => return logical_divide(a, b, op),
+        Tiler::Modes(m) => m,
+    };
+    let modes = a.modes();
+    if m.len() > modes.len() {
+        return Err(too_many(a, t, m.len()));
+    }
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for (ai, ti) in modes.iter().zip(m) {
+        let split = match ti {
+            Some(ti) => hier_unzip(ai, ti, op)?,
+            None => DynLayout::concat(vec![
+                ai.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
+                ai.clone(),
+            ]),
+        };
+        first.push(split.mode(0)?);
+        second.push(split.mode(1)?);
+    }
+    second.extend(modes[m.len()..].iter().cloned());
+    Ok(DynLayout::concat(vec![DynLayout::concat(first), DynLayout::concat(second)]))
+}
+
+/// `zipped_divide(A, T)`.
+pub fn zipped_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    hier_unzip(a, t, "zipped_divide")
+}
+
+/// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
+pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    let z = hier_unzip(a, t, "tiled_divide")?;
+    let modes = z.modes();
+    let mut out = vec![modes[0].clone()];
+    out.extend(modes.get(1).map(DynLayout::modes).unwrap_or_default());
+    Ok(DynLayout::concat(out))
+}
+
+/// `local_tile(A, T)`: mode 0 of the zipped divide (one tile).
+pub fn local_tile(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    hier_unzip(a, t, "local_tile")?.mode(0)
+}
+
+/// `local_partition(A, T)`: mode 1 of the zipped divide.
+pub fn local_partition(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    hier_unzip(a, t, "local_partition")?.mode(1)
+}
+
+/// `slice(A, c)`: the sub-layout of the modes `c` leaves free (the structure follows
+/// layout-core's slice of a proxy layout whose strides number the leaves).
+pub fn slice(a: &DynLayout, c: &SliceCoord) -> Result<DynLayout, DynError> {
+    let mut k = 0i64;
+    let mut n = || {
+        k += 1;
+        k
+    };
+    let proxy_shape = a.shape.with_leaves(&mut std::iter::repeat_with(|| SymInt::int(2)));
+    let shape = proxy_shape.eval(&|_| None).ok_or_else(|| DynError::Other("slice".into()))?;
+    let stride = shape.map_leaves(&mut |_| n());
+    let proxy = Layout::new(shape, stride).map_err(DynError::Layout)?;
+    let (sub, _) = crate::slice::slice(&proxy, c).map_err(DynError::Layout)?;
+    let (ls, ld) = (a.shape.leaves(), a.stride.leaves());
+    let pick = |j: i64| usize::try_from(j - 1).ok();
+    let shape = SymTuple::from_int_tuple(sub.shape());
+    let mut idx = sub.stride().leaves().into_iter();
+    let mut idx2 = sub.stride().leaves().into_iter();
+    let s = shape.with_leaves(&mut std::iter::from_fn(|| {
+        let j = idx.next()?;
+        Some(pick(j).and_then(|j| ls.get(j).cloned()).unwrap_or_else(|| SymInt::int(1)))
+    }));
+    let d = shape.with_leaves(&mut std::iter::from_fn(|| {
+        let j = idx2.next()?;
+        Some(pick(j).and_then(|j| ld.get(j).cloned()).unwrap_or_else(|| SymInt::int(0)))
+    }));
+    Ok(a.with(s, d))
+}

@@ -1,0 +1,238 @@
+//! Differential tests of the algebra over symbols: for every expression, and for exhaustive
+//! small and random larger assignments of its symbols, the dynamic result with the numbers
+//! substituted either fails with a condition and layout-core's computation on the
+//! substituted expression fails too, or equals layout-core's result at every index (and in
+//! size). Assignments that violate a stated fact are skipped: the fact is the user's claim.
+
+use layout_core::dynamic::{CondKind, DynLayout, evaluate_dynamic, is_symbol_name};
+use layout_core::{DynamicError, Layout, Value, evaluate};
+
+/// The text with numbers for the symbols.
+fn substitute(text: &str, value: &dyn Fn(&str) -> Option<i64>) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match value(word).filter(|_| is_symbol_name(word)) {
+            Some(v) => out.push_str(&v.to_string()),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+fn static_layout(text: &str) -> Result<Layout, String> {
+    match evaluate(text) {
+        Ok(Value::Layout(l)) => Ok(l),
+        Ok(Value::Tuple(t)) => Layout::column_major(t).map_err(|e| e.to_string()),
+        Ok(v) => Err(format!("not a layout: {v}")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    equal: usize,
+    both_fail: usize,
+    fact_violated: usize,
+    overflow: usize,
+}
+
+/// Compares the dynamic and static computations at one assignment.
+fn check_one(text: &str, dynamic: &DynLayout, vals: &[(String, i64)], t: &mut Tally) {
+    let value = |s: &str| vals.iter().find(|(n, _)| n == s).map(|(_, v)| *v);
+    let (expr, _) = text.split_once(" where ").unwrap_or((text, ""));
+    let concrete = substitute(expr, &value);
+    let facts_hold =
+        dynamic.conds.iter().filter(|c| c.kind == CondKind::Fact).all(|c| c.cond.holds(&value) == Some(true));
+    if !facts_hold {
+        t.fact_violated += 1;
+        return;
+    }
+    let stat = static_layout(&concrete);
+    match dynamic.substitute(&value) {
+        Ok(l) => {
+            let s = stat
+                .unwrap_or_else(|e| panic!("{text} with {vals:?}: dynamic gives {l}, static `{concrete}` fails: {e}"));
+            assert_eq!(l.size(), s.size(), "{text} with {vals:?}: {l} vs {s}");
+            for i in 0..l.size().min(4096) {
+                assert_eq!(l.eval(i).unwrap(), s.eval(i).unwrap(), "{text} with {vals:?} at {i}: {l} vs {s}");
+            }
+            t.equal += 1;
+        }
+        Err(DynamicError::Overflow { .. }) => t.overflow += 1,
+        Err(e) => {
+            assert!(
+                stat.is_err(),
+                "{text} with {vals:?}: dynamic fails ({e}) but static `{concrete}` gives {}",
+                stat.unwrap()
+            );
+            t.both_fail += 1;
+        }
+    }
+}
+
+/// Every assignment of the symbols in `1..=max` (exhaustive), then random ones up to 4096.
+fn differential(text: &str) -> Tally {
+    let dynamic = evaluate_dynamic(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let syms = dynamic.symbols.clone();
+    let max = [64, 64, 20, 10, 6][syms.len().min(4)];
+    let mut t = Tally::default();
+    let mut vals: Vec<i64> = vec![1; syms.len()];
+    loop {
+        let named: Vec<(String, i64)> = syms.iter().cloned().zip(vals.iter().copied()).collect();
+        check_one(text, &dynamic, &named, &mut t);
+        let mut k = 0;
+        while k < vals.len() {
+            vals[k] += 1;
+            if vals[k] <= max {
+                break;
+            }
+            vals[k] = 1;
+            k += 1;
+        }
+        if k == vals.len() {
+            break;
+        }
+    }
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    for _ in 0..300 {
+        let named: Vec<(String, i64)> = syms
+            .iter()
+            .map(|s| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Mostly multiples of small powers of two, so that conditions hold often.
+                let v = (seed % 512 + 1) as i64;
+                (s.clone(), if seed.is_multiple_of(3) { v } else { v * 8 })
+            })
+            .collect();
+        check_one(text, &dynamic, &named, &mut t);
+    }
+    assert!(t.equal > 0, "{text}: no assignment succeeded: {t:?}");
+    t
+}
+
+#[test]
+fn divide_family_exhaustive() {
+    for text in [
+        "logical_divide((M,N):(1,LD), [8:1,8:1])",
+        "logical_divide((M,N):(1,LD), [4:2,2:1])",
+        "logical_divide((M,N):(N,1), [2:1,4:1])",
+        "logical_divide((M,N), [2:3,_])",
+        "logical_divide(((8,M),N):((1,8),LDA), [16:1,4:1])",
+        "logical_divide(((8,M),N):((1,8),LDA), [(2,4):(1,16),_])",
+        "zipped_divide((M,N):(1,LD), [4:1,2:1])",
+        "tiled_divide((M,N):(1,LD), [4:1,_])",
+        "tiled_divide((M,N,K):(1,LD,LD*N), [2:1,2:1,3:1])",
+        "local_tile((M,N):(1,LD), [8:1,8:1])",
+        "local_partition((M,N):(1,LD), [4:1,2:1])",
+        "logical_divide(M:2, 4:1)",
+        "logical_divide((M,N):(1,LD), 4:1) where M % 4 == 0, M > 4",
+        "logical_divide((M,N):(1,LD), 8:1) where M % 8 == 0, M <= 8",
+    ] {
+        let t = differential(text);
+        eprintln!("{text}: {t:?}");
+    }
+}
+
+#[test]
+fn composition_family_exhaustive() {
+    for text in [
+        "composition((M,N):(1,LD), [4:2,3:1])",
+        "composition((M,N):(1,LD), [(2,2):(1,4),_])",
+        "composition((M,N):(1,LD), 8:1) where M >= 8",
+        "composition((M,N):(1,LD), 8:2) where M >= 16",
+        "composition((M,N):(1,LD), (4,2):(1,4)) where M % 4 == 0, M > 4",
+        "composition((4,M):(1,4), 8:1)",
+        "composition((4,M):(1,4), 8:2)",
+        "composition((4,M):(1,4), 6:1)",
+        "composition((6,M):(1,LD), 4:3)",
+        "composition((8,M):(1,16), (4,M/2):(2,8)) where M % 2 == 0",
+        "coalesce(((8,M),N):((1,8),8*M))",
+        "coalesce((M,4,N):(1,M,4*M))",
+        "slice((M,N):(1,LD), (_,3))",
+        "slice(((8,M),N):((1,8),LDA), ((_,2),_))",
+    ] {
+        let t = differential(text);
+        eprintln!("{text}: {t:?}");
+    }
+}
+
+#[test]
+fn results_print_and_parse_back() {
+    for (text, want, conds) in [
+        (
+            "logical_divide((M,N):(1,LD), [8:1,8:1])",
+            "((8,M/8),(8,N/8)):((1,8),(LD,8*LD))",
+            vec!["M % 8 == 0", "N % 8 == 0"],
+        ),
+        ("local_tile((M,N):(1,LD), [8:1,8:1])", "(8,8):(1,LD)", vec!["M % 8 == 0", "N % 8 == 0"]),
+        (
+            "zipped_divide((M,N):(1,LD), [4:1,2:1])",
+            "((4,2),(M/4,N/2)):((1,LD),(4,2*LD))",
+            vec!["M % 4 == 0", "N % 2 == 0"],
+        ),
+        ("coalesce(((8,M),N):((1,8),8*M))", "8*M*N:1", vec![]),
+        ("(M,N)", "(M,N):(1,M)", vec![]),
+        (
+            "logical_divide((M,N):(1,LD), [8:1,8:1]) where M % 64 == 0",
+            "((8,M/8),(8,N/8)):((1,8),(LD,8*LD))",
+            vec!["M % 64 == 0", "N % 8 == 0"],
+        ),
+    ] {
+        let l = evaluate_dynamic(text).unwrap();
+        assert_eq!(l.to_string(), want, "{text}");
+        let got: Vec<String> = l.conds.iter().map(|c| c.cond.to_string()).collect();
+        assert_eq!(got, conds, "{text}");
+        // The printed form parses back to an equal layout.
+        let back = evaluate_dynamic(&l.to_string()).unwrap();
+        assert_eq!((back.shape, back.stride), (l.shape.clone(), l.stride.clone()), "{text}");
+    }
+    let l = evaluate_dynamic("logical_divide((M,N):(1,LD), [3:1,_])").unwrap();
+    assert_eq!(l.to_string(), "((3,M/3),N):((1,3),LD)");
+    let back = evaluate_dynamic("(3*M/8/N,2):(-LD,1)").unwrap();
+    assert_eq!(back.to_string(), "(3*M/8/N,2):(-LD,1)");
+}
+
+#[test]
+fn errors_name_the_condition_and_the_numbers() {
+    let l = evaluate_dynamic("logical_divide((M,N):(1,LD), [8:1,8:1])").unwrap();
+    let v = |s: &str| match s {
+        "M" => Some(12),
+        "N" => Some(8),
+        "LD" => Some(16),
+        _ => None,
+    };
+    let e = l.substitute(&v).unwrap_err().to_string();
+    assert!(e.contains("`M % 8 == 0`") && e.contains("M = 12"), "{e}");
+    let zero = |s: &str| if s == "N" { Some(0) } else { Some(8) };
+    assert_eq!(l.substitute(&zero).unwrap_err().to_string(), "`N` must be positive, but it is 0");
+    let big = |s: &str| Some(if s == "LD" { i64::MAX / 2 } else { 64 });
+    assert!(matches!(l.substitute(&big), Err(DynamicError::Overflow { .. })));
+}
+
+#[test]
+fn expansion_time_decisions() {
+    // Needs a fact to decide where the walk ends.
+    let e = evaluate_dynamic("composition((M,N):(1,LD), 8:1)").unwrap_err().to_string();
+    assert!(e.contains("where M > 7"), "{e}");
+    // A condition false for every value (the static extent 6 is not a multiple of 4).
+    let e = evaluate_dynamic("logical_divide((M,6):(1,LD), [_,4:1])").unwrap_err().to_string();
+    assert!(e.contains("false for every value") && e.contains("6 % 4 == 0"), "{e}");
+    // Facts discharge conditions.
+    let l = evaluate_dynamic("logical_divide((M,N):(1,LD), [8:1,8:1]) where M % 16 == 0, N % 8 == 0").unwrap();
+    assert!(l.conds.iter().all(|c| c.kind == CondKind::Fact), "{:?}", l.conds);
+    // A tiler must be static.
+    assert!(evaluate_dynamic("logical_divide((8,8):(1,8), [M:1,_])").is_err());
+}
