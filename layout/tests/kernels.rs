@@ -235,9 +235,24 @@ fn broadcasts() {
 #[test]
 fn gathers_and_scatters() {
     at_each_level(|_| {
-        for len in [1, 2, 5, 16, 33] {
+        for len in [1, 2, 5, 8, 9, 16, 17, 33, 40, 100] {
             let l = len as isize;
-            for (s, d) in [(2, 1), (1, 3), (-1, 1), (1, -2), (5, -7), (-3, -1), (0, 2), (0, -1), (7, 1)] {
+            for (s, d) in [
+                (2, 1),
+                (3, 1),
+                (4, 1),
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (-1, 1),
+                (1, -2),
+                (5, -7),
+                (-3, -1),
+                (0, 2),
+                (0, -1),
+                (7, 1),
+                (2, 3),
+            ] {
                 let sb = if s < 0 { -s * (l - 1) } else { 0 };
                 let db = if d < 0 { -d * (l - 1) } else { 0 };
                 check_widths(&prog(Body::Run { len, src: s, dst: d }, &[], sb, db));

@@ -111,6 +111,32 @@ impl<W: Word> Tile<W> for ScalarTile {
     }
 }
 
+/// A level's SIMD gathers and scatters of constant small strides (a prefix of the run; the
+/// driver finishes it with scalar code). The defaults do nothing.
+pub(super) trait Strided<W: Word> {
+    /// `d[k] = s[k·ss]` for `k < done`; returns `done ≤ len` (0 when the level has no code
+    /// for the stride). Reads no source point beyond the run's.
+    ///
+    /// # Safety
+    /// `s + k·ss` readable and `d + k` writable for `k < len`, not overlapping.
+    #[inline(always)]
+    unsafe fn gather(_s: *const W, _d: *mut W, _len: usize, _ss: isize) -> usize {
+        0
+    }
+
+    /// `d[k·ds] = s[k]` for `k < done`; returns `done ≤ len`. Writes no destination point
+    /// beyond the run's.
+    ///
+    /// # Safety
+    /// `s + k` readable and `d + k·ds` writable for `k < len`, not overlapping.
+    #[inline(always)]
+    unsafe fn scatter(_s: *const W, _d: *mut W, _len: usize, _ds: isize) -> usize {
+        0
+    }
+}
+
+impl<W: Word> Strided<W> for ScalarTile {}
+
 /// Streaming (non-temporal) stores of whole 64-byte lines, if the level has them.
 pub(super) trait Stream {
     /// Whether [`Stream::lines`] streams.
@@ -149,7 +175,7 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 /// The program's contract ([`super::run`]): every offset of the nest is inside the two
 /// allocations, which do not overlap.
 #[inline(always)]
-pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
+pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {
@@ -200,13 +226,8 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *
             }
         }),
         Body::Run { len, src: ss, dst: ds } => for_each(loops, sb, db, |s, d| {
-            let (mut s, mut d) = (s, d);
-            for _ in 0..len {
-                // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest.
-                unsafe { *dst.offset(d) = *src.offset(s) };
-                s = s.wrapping_add(ss);
-                d = d.wrapping_add(ds);
-            }
+            // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest (contract).
+            unsafe { strided_run::<W, K>(src.wrapping_offset(s), dst.wrapping_offset(d), len, ss, ds) }
         }),
         Body::Transpose { rows, cols, src_ld, dst_ld } => {
             // The whole destination span of the nest decides streaming: one body's worth
@@ -221,6 +242,70 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *
             if nt {
                 K::fence();
             }
+        }
+    }
+}
+
+/// `d[k·ds] = s[k·ss]` for `k < len`: the level's SIMD gather (`ds == 1`) or scatter
+/// (`ss == 1`) for the strides it has, then [`strided_scalar`] for the rest.
+///
+/// # Safety
+/// `s + k·ss` is readable and `d + k·ds` writable for every `k < len`; they do not overlap.
+#[inline(always)]
+unsafe fn strided_run<W: Word, K: Strided<W>>(s: *const W, d: *mut W, len: usize, ss: isize, ds: isize) {
+    // SAFETY: the caller's bounds; the SIMD paths copy a prefix `k < done` and touch no other
+    // point, and the rest starts at the points `done` strides on.
+    unsafe {
+        let done = if ds == 1 && ss != 1 {
+            K::gather(s, d, len, ss)
+        } else if ss == 1 && ds != 1 {
+            K::scatter(s, d, len, ds)
+        } else {
+            0
+        };
+        let k = done as isize;
+        strided_scalar(s.wrapping_offset(k * ss), d.wrapping_offset(k * ds), len - done, ss, ds);
+    }
+}
+
+/// `d[k·ds] = s[k·ss]` for `k < len`, unrolled by 8: eight independent loads, then eight
+/// stores, the pointers stepping by eight strides (no index multiplies in the loop).
+///
+/// # Safety
+/// As [`strided_run`].
+#[inline(always)]
+unsafe fn strided_scalar<W: Word>(mut s: *const W, mut d: *mut W, mut len: usize, ss: isize, ds: isize) {
+    // SAFETY: every access is `s + k·ss` / `d + k·ds` with `k < len` of the caller's run;
+    // pointers past the run are only formed with `wrapping_offset`, never dereferenced.
+    unsafe {
+        while len >= 8 {
+            let v = [
+                *s,
+                *s.offset(ss),
+                *s.offset(2 * ss),
+                *s.offset(3 * ss),
+                *s.offset(4 * ss),
+                *s.offset(5 * ss),
+                *s.offset(6 * ss),
+                *s.offset(7 * ss),
+            ];
+            *d = v[0];
+            *d.offset(ds) = v[1];
+            *d.offset(2 * ds) = v[2];
+            *d.offset(3 * ds) = v[3];
+            *d.offset(4 * ds) = v[4];
+            *d.offset(5 * ds) = v[5];
+            *d.offset(6 * ds) = v[6];
+            *d.offset(7 * ds) = v[7];
+            s = s.wrapping_offset(8 * ss);
+            d = d.wrapping_offset(8 * ds);
+            len -= 8;
+        }
+        while len > 0 {
+            *d = *s;
+            s = s.wrapping_offset(ss);
+            d = d.wrapping_offset(ds);
+            len -= 1;
         }
     }
 }

@@ -2,7 +2,7 @@
 //! into which the generic drivers inline.
 
 use super::Program;
-use super::driver::{ScalarTile, Stream, Tile, blocked, drive};
+use super::driver::{ScalarTile, Stream, Strided, Tile, blocked, drive};
 use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
 
@@ -352,6 +352,128 @@ tile_impl!(Avx512W4, u32, f32, 16 x 16, "avx512f,avx512bw,avx512vl,avx512dq,avx2
 tile_impl!(Avx512W8, u64, f64, 8 x 8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", tiles_avx512_w8, tile8_f64, _mm512_storeu_pd, _mm512_stream_pd);
 tile_impl!(Avx2W4, u32, f32, 8 x 16, "avx2,fma", tiles_avx2_w4, tile8x16_f32_avx2, _mm256_storeu_ps, _mm256_stream_ps);
 tile_impl!(Avx2W8, u64, f64, 4 x 8, "avx2,fma", tiles_avx2_w8, tile4x8_f64_avx2, _mm256_storeu_pd, _mm256_stream_pd);
+
+impl Strided<u32> for Avx2W4 {}
+impl Strided<u64> for Avx2W8 {}
+
+/// Gathers and scatters of strides 2..=4 with whole-vector loads and lane permutes: a gather
+/// loads the `S` vectors covering `L` outputs and merges them with one masked `vpermd/q`
+/// each; a scatter permutes `L` inputs into `S` vectors written with masked stores (only the
+/// run's points are written).
+macro_rules! strided_avx512 {
+    ($k:ty, $w:ty, $l:literal, $mask:ty, $gather:ident, $scatter:ident, $perm:ident, $mperm:ident, $mstore:ident) => {
+        impl Strided<$w> for $k {
+            #[inline(always)]
+            unsafe fn gather(s: *const $w, d: *mut $w, len: usize, ss: isize) -> usize {
+                // SAFETY: the caller's bounds; only the AVX-512 entries use this tile.
+                unsafe {
+                    match ss {
+                        2 if len > $l => $gather::<2>(s, d, len),
+                        3 if len > $l => $gather::<3>(s, d, len),
+                        4 if len > $l => $gather::<4>(s, d, len),
+                        _ => 0,
+                    }
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn scatter(s: *const $w, d: *mut $w, len: usize, ds: isize) -> usize {
+                // SAFETY: as above.
+                unsafe {
+                    match ds {
+                        2 if len >= $l => $scatter::<2>(s, d, len),
+                        3 if len >= $l => $scatter::<3>(s, d, len),
+                        4 if len >= $l => $scatter::<4>(s, d, len),
+                        _ => 0,
+                    }
+                }
+            }
+        }
+
+        /// `d[k] = s[k·S]` for whole vectors of `k` while the last loaded source vector ends
+        /// at or before the run's last point; returns how many were copied.
+        ///
+        /// # Safety
+        /// `s + k·S` readable and `d + k` writable for `k < len`; the CPU has AVX-512.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        unsafe fn $gather<const S: usize>(s: *const $w, d: *mut $w, len: usize) -> usize {
+            // Lane `i` of the output is element `i·S` of the `S·L` loaded: vector `i·S / L`,
+            // lane `i·S % L`.
+            let mut idx = [0 as $w; $l];
+            let mut masks = [0 as $mask; S];
+            for i in 0..$l {
+                idx[i] = ((i * S) % $l) as $w;
+                masks[(i * S) / $l] |= 1 << i;
+            }
+            // SAFETY: `idx` holds `L` words (one vector).
+            let idx = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+            let (mut sp, mut dp) = (s, d);
+            let mut k = 0;
+            // The vectors loaded for outputs `k..k + L` end at source element `(k + L)·S - 1`,
+            // which is at most `(len - 1)·S` (a point of the run) when `k + L < len`.
+            while k + $l < len {
+                // SAFETY: the loads end at or before the run's last point (above) and start at
+                // its point `k`; the store covers outputs `k..k + L < len`.
+                unsafe {
+                    let mut r = $perm(idx, _mm512_loadu_si512(sp.cast()));
+                    for j in 1..S {
+                        r = $mperm(r, masks[j], idx, _mm512_loadu_si512(sp.add(j * $l).cast()));
+                    }
+                    _mm512_storeu_si512(dp.cast(), r);
+                    sp = sp.add(S * $l);
+                    dp = dp.add($l);
+                }
+                k += $l;
+            }
+            k
+        }
+
+        /// `d[k·S] = s[k]` for whole vectors of `k ≤ len - L`; returns how many were copied.
+        ///
+        /// # Safety
+        /// `s + k` readable and `d + k·S` writable for `k < len`; the CPU has AVX-512.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        unsafe fn $scatter<const S: usize>(s: *const $w, d: *mut $w, len: usize) -> usize {
+            // Lane `i` of output vector `j` is destination element `p = j·L + i`: a point of
+            // the run when `S` divides `p`, then input `p / S`.
+            let mut idx = [[0 as $w; $l]; S];
+            let mut masks = [0 as $mask; S];
+            for j in 0..S {
+                for i in 0..$l {
+                    let p = j * $l + i;
+                    if p % S == 0 {
+                        idx[j][i] = (p / S) as $w;
+                        masks[j] |= 1 << i;
+                    }
+                }
+            }
+            let mut iv = [_mm512_setzero_si512(); S];
+            for j in 0..S {
+                // SAFETY: `idx[j]` holds `L` words (one vector).
+                iv[j] = unsafe { _mm512_loadu_si512(idx[j].as_ptr().cast()) };
+            }
+            let (mut sp, mut dp) = (s, d);
+            let mut k = 0;
+            while k + $l <= len {
+                // SAFETY: the load covers inputs `k..k + L ≤ len`; the masked stores write only
+                // destination points `(k + i)·S`, `i < L`, of the run.
+                unsafe {
+                    let v = _mm512_loadu_si512(sp.cast());
+                    for j in 0..S {
+                        $mstore(dp.add(j * $l).cast(), masks[j], $perm(iv[j], v));
+                    }
+                    sp = sp.add($l);
+                    dp = dp.add(S * $l);
+                }
+                k += $l;
+            }
+            k
+        }
+    };
+}
+
+strided_avx512!(Avx512W4, u32, 16, u16, gather_avx512_w4, scatter_avx512_w4, _mm512_permutexvar_epi32, _mm512_mask_permutexvar_epi32, _mm512_mask_storeu_epi32);
+strided_avx512!(Avx512W8, u64, 8, u8, gather_avx512_w8, scatter_avx512_w8, _mm512_permutexvar_epi64, _mm512_mask_permutexvar_epi64, _mm512_mask_storeu_epi64);
 
 /// AVX-512 streaming stores: one 64-byte store per line.
 pub(super) struct Avx512Stream;
