@@ -266,6 +266,25 @@ fn gathers_and_scatters() {
     });
 }
 
+/// Small bodies inside big nests run from a table of offsets with the innermost loops folded
+/// in (whole, or split with a remainder): the destination dense, the source dense, neither.
+#[test]
+fn small_bodies_in_nests() {
+    at_each_level(|_| {
+        // Table 2's gather: a 3x2 transpose per block, the destination packed.
+        let t = Body::Transpose { rows: 3, cols: 2, src_ld: 42, dst_ld: 2 };
+        check_widths(&prog(t, &[Loop { extent: 1000, src: 128, dst: 6 }], 0, 0));
+        check_widths(&prog(t, &[Loop { extent: 43, src: 128, dst: 6 }, Loop { extent: 5, src: 6000, dst: 300 }], 1, 2));
+        // A scatter of a packed source; a strided run with gaps on both sides.
+        let r = Body::Run { len: 3, src: 1, dst: 5 };
+        check_widths(&prog(r, &[Loop { extent: 7, src: 3, dst: 1 }, Loop { extent: 300, src: 21, dst: 15 }], 0, 0));
+        let r = Body::Run { len: 2, src: 7, dst: 3 };
+        check_widths(&prog(r, &[Loop { extent: 211, src: -1, dst: 7 }], 220, 0));
+        let t = Body::Transpose { rows: 5, cols: 9, src_ld: -6, dst_ld: -10 };
+        check_widths(&prog(t, &[Loop { extent: 2, src: 60, dst: 50 }, Loop { extent: 97, src: 130, dst: 100 }], 60, 40));
+    });
+}
+
 #[test]
 fn negative_strides_nests() {
     at_each_level(|_| {

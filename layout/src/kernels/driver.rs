@@ -177,6 +177,10 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 #[inline(always)]
 pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
+    // SAFETY: the program's contract.
+    if unsafe { small_body(src, dst, plan) } {
+        return;
+    }
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {
             let bytes = len * size_of::<W>();
@@ -244,6 +248,136 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             }
         }
     }
+}
+
+/// Bodies with at most this many points, inside a nest, run from a table of offsets.
+const SMALL_BODY: usize = 64;
+/// The most points a table holds (the body times the innermost loops folded into it).
+const TABLE: usize = 256;
+
+/// Which side of a table is the contiguous `0..n` (then it is not read from the table).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dense {
+    Dst,
+    Src,
+    Neither,
+}
+
+/// A small body inside a loop nest (a tiny transpose, a short strided run) with as much of
+/// the innermost loops as fits folded in: one table of `(source, destination)` offsets walked
+/// at each point of the remaining nest, instead of the nest's and the body's loop overhead per
+/// handful of elements. Returns `false`, doing nothing, when the body is not small or there is
+/// no loop.
+///
+/// # Safety
+/// The program's contract ([`super::run`]).
+#[inline(always)]
+unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>) -> bool {
+    let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
+    if loops.is_empty() {
+        return false;
+    }
+    let mut so = [0isize; TABLE];
+    let mut dof = [0isize; TABLE];
+    let mut n = 0;
+    match plan.body {
+        Body::Run { len, src: ss, dst: ds } if len <= 16 && (ss, ds) != (1, 1) => {
+            for k in 0..len as isize {
+                (so[n], dof[n]) = (k * ss, k * ds);
+                n += 1;
+            }
+        }
+        Body::Transpose { rows, cols, src_ld, dst_ld } if rows.saturating_mul(cols) <= SMALL_BODY => {
+            for r in 0..rows as isize {
+                for c in 0..cols as isize {
+                    (so[n], dof[n]) = (r + c * src_ld, r * dst_ld + c);
+                    n += 1;
+                }
+            }
+        }
+        _ => return false,
+    }
+    // The body in destination order (its destination points are distinct).
+    if !dof[..n].is_sorted() {
+        let mut pairs = [(0isize, 0isize); SMALL_BODY];
+        for k in 0..n {
+            pairs[k] = (dof[k], so[k]);
+        }
+        pairs[..n].sort_unstable();
+        for k in 0..n {
+            (dof[k], so[k]) = pairs[k];
+        }
+    }
+    // Whole innermost loops fold in while the table has room; then `f` iterations of the next
+    // loop, whose remainder runs a prefix of the table (its first `m·unit` points are its
+    // first `m` iterations).
+    let mut rest = loops;
+    let mut split = None;
+    let mut unit = n;
+    while let Some((l, outer)) = rest.split_first() {
+        let f = if n.saturating_mul(l.extent) <= TABLE { l.extent } else { TABLE / n };
+        if f < 2 {
+            break;
+        }
+        for e in 1..f {
+            for k in 0..n {
+                let ei = e as isize;
+                (so[e * n + k], dof[e * n + k]) = (so[k] + ei * l.src, dof[k] + ei * l.dst);
+            }
+        }
+        unit = n;
+        n *= f;
+        rest = outer;
+        if f < l.extent {
+            let fi = f as isize;
+            split = Some((l.extent / f, l.src.wrapping_mul(fi), l.dst.wrapping_mul(fi), l.extent % f));
+            break;
+        }
+    }
+    let dense = if dof[..n].iter().enumerate().all(|(k, &o)| o == k as isize) {
+        Dense::Dst
+    } else if so[..n].iter().enumerate().all(|(k, &o)| o == k as isize) {
+        Dense::Src
+    } else {
+        Dense::Neither
+    };
+    let (so, dof) = (&so[..n], &dof[..n]);
+    // Copies the table's first `m` points at `s`, `d`.
+    // SAFETY (of the calls below): `s`, `d` are a point of the remaining nest (after the
+    // split loop's iterations), and every table entry `< m` added to it is a point of the
+    // program: the table lists the body's points and the folded loops' iterations.
+    let copy = |s: *const W, d: *mut W, m: usize| unsafe {
+        match dense {
+            Dense::Dst => {
+                for (k, &o) in so[..m].iter().enumerate() {
+                    *d.add(k) = *s.offset(o);
+                }
+            }
+            Dense::Src => {
+                for (k, &o) in dof[..m].iter().enumerate() {
+                    *d.offset(o) = *s.add(k);
+                }
+            }
+            Dense::Neither => {
+                for (&o, &p) in so[..m].iter().zip(&dof[..m]) {
+                    *d.offset(p) = *s.offset(o);
+                }
+            }
+        }
+    };
+    match split {
+        None => for_each(rest, sb, db, |s, d| copy(src.wrapping_offset(s), dst.wrapping_offset(d), n)),
+        Some((q, qs, qd, rem)) => for_each(rest, sb, db, |s, d| {
+            let (mut s, mut d) = (src.wrapping_offset(s), dst.wrapping_offset(d));
+            for _ in 0..q {
+                copy(s, d, n);
+                s = s.wrapping_offset(qs);
+                d = d.wrapping_offset(qd);
+            }
+            copy(s, d, rem * unit);
+        }),
+    }
+    true
 }
 
 /// `d[k·ds] = s[k·ss]` for `k < len`: the level's SIMD gather (`ds == 1`) or scatter
