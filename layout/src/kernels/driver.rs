@@ -64,20 +64,17 @@ pub(super) trait Tile<W: Word> {
 }
 
 /// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in cache
-/// blocks of about 4 KiB of destination (`w`-byte words).
+/// blocks of about `block` bytes of destination (`w`-byte words).
 #[inline(always)]
 pub(super) fn blocked(
+    block: usize,
     w: usize,
     (tr, tc): (usize, usize),
     (r0, r1): (usize, usize),
     (c0, c1): (usize, usize),
     mut tile: impl FnMut(isize, isize),
 ) {
-    // 4 KiB of destination per block (32×32 f32): measured best at n = 256 and 1024 on
-    // Sapphire Rapids once the tiles' loads and stores are line-aligned (64×64 was 0.55× and
-    // 0.69× memcpy, 32×32 0.69× and 0.74×); the lines are not reused across tiles then, so
-    // a small block mainly keeps the pages a block touches few.
-    let side = ((4096 / w) as f64).sqrt() as usize;
+    let side = ((block / w) as f64).sqrt() as usize;
     let (br, bc) = ((side / tr).max(1) * tr, (side / tc).max(1) * tc);
     let mut rb = r0;
     while rb < r1 {
@@ -102,6 +99,14 @@ pub(super) fn blocked(
     }
 }
 
+/// Bytes of destination per cache block of a transpose: 4 KiB (32×32 f32) measured best at
+/// n = 256 and 1024 on Sapphire Rapids once the tiles' loads and stores are line-aligned
+/// (64×64 was 0.55× and 0.69× memcpy, 32×32 0.69× and 0.74×): a line is not reused across
+/// tiles then, and a small block keeps the pages it touches few.
+pub(super) const BLOCK: usize = 4096;
+/// Bytes of destination per block when streaming (matrices beyond the caches): 16 KiB.
+pub(super) const BLOCK_NT: usize = 16384;
+
 /// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
 pub(super) struct ScalarTile;
 
@@ -119,7 +124,7 @@ impl<W: Word> Tile<W> for ScalarTile {
         cols: (usize, usize),
         _nt: bool,
     ) {
-        blocked(size_of::<W>(), (8, 8), rows, cols, |r, c| {
+        blocked(BLOCK, size_of::<W>(), (8, 8), rows, cols, |r, c| {
             for j in r..r + 8 {
                 for i in c..c + 8 {
                     // SAFETY: `(j, i)` is inside the region the caller vouches for.
