@@ -298,20 +298,24 @@ enum Dense {
 #[inline(always)]
 unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>) -> bool {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
-    if loops.is_empty() {
+    let small = match plan.body {
+        Body::Run { len, src: ss, dst: ds } => len <= 16 && (ss, ds) != (1, 1),
+        Body::Transpose { rows, cols, .. } => rows.saturating_mul(cols) <= SMALL_BODY,
+    };
+    if loops.is_empty() || !small {
         return false;
     }
     let mut so = [0isize; TABLE];
     let mut dof = [0isize; TABLE];
     let mut n = 0;
     match plan.body {
-        Body::Run { len, src: ss, dst: ds } if len <= 16 && (ss, ds) != (1, 1) => {
+        Body::Run { len, src: ss, dst: ds } => {
             for k in 0..len as isize {
                 (so[n], dof[n]) = (k * ss, k * ds);
                 n += 1;
             }
         }
-        Body::Transpose { rows, cols, src_ld, dst_ld } if rows.saturating_mul(cols) <= SMALL_BODY => {
+        Body::Transpose { rows, cols, src_ld, dst_ld } => {
             for r in 0..rows as isize {
                 for c in 0..cols as isize {
                     (so[n], dof[n]) = (r + c * src_ld, r * dst_ld + c);
@@ -319,7 +323,6 @@ unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>) -> bo
                 }
             }
         }
-        _ => return false,
     }
     // The body in destination order (its destination points are distinct).
     if !dof[..n].is_sorted() {
