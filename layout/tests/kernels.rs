@@ -281,7 +281,12 @@ fn small_bodies_in_nests() {
         let r = Body::Run { len: 2, src: 7, dst: 3 };
         check_widths(&prog(r, &[Loop { extent: 211, src: -1, dst: 7 }], 220, 0));
         let t = Body::Transpose { rows: 5, cols: 9, src_ld: -6, dst_ld: -10 };
-        check_widths(&prog(t, &[Loop { extent: 2, src: 60, dst: 50 }, Loop { extent: 97, src: 130, dst: 100 }], 60, 40));
+        check_widths(&prog(
+            t,
+            &[Loop { extent: 2, src: 60, dst: 50 }, Loop { extent: 97, src: 130, dst: 100 }],
+            60,
+            40,
+        ));
     });
 }
 

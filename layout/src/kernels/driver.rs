@@ -202,7 +202,7 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     // SAFETY: the program's contract.
-    if unsafe { small_body(src, dst, plan) } {
+    if unsafe { small_body(src, dst, plan, (K::R, K::C)) } {
         return;
     }
     match plan.body {
@@ -290,17 +290,20 @@ enum Dense {
 /// A small body inside a loop nest (a tiny transpose, a short strided run) with as much of
 /// the innermost loops as fits folded in: one table of `(source, destination)` offsets walked
 /// at each point of the remaining nest, instead of the nest's and the body's loop overhead per
-/// handful of elements. Returns `false`, doing nothing, when the body is not small or there is
-/// no loop.
+/// handful of elements. Returns `false`, doing nothing, when the body is not small (or a
+/// whole `tile` of the level fits in it) or there is no loop.
 ///
 /// # Safety
 /// The program's contract ([`super::run`]).
 #[inline(always)]
-unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>) -> bool {
+unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>, tile: (usize, usize)) -> bool {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
     let small = match plan.body {
         Body::Run { len, src: ss, dst: ds } => len <= 16 && (ss, ds) != (1, 1),
-        Body::Transpose { rows, cols, .. } => rows.saturating_mul(cols) <= SMALL_BODY,
+        // Not when a whole register tile fits (an 8×8 of f64 is one AVX-512 tile).
+        Body::Transpose { rows, cols, .. } => {
+            rows.saturating_mul(cols) <= SMALL_BODY && (rows < tile.0 || cols < tile.1)
+        }
     };
     if loops.is_empty() || !small {
         return false;
@@ -635,4 +638,3 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
         edges::<W, K>(src, dst, sld, dld, (rows_main, rows), (0, cols));
     }
 }
-

@@ -645,8 +645,28 @@ macro_rules! strided_avx512 {
     };
 }
 
-strided_avx512!(Avx512W4, u32, 16, u16, gather_avx512_w4, scatter_avx512_w4, _mm512_permutexvar_epi32, _mm512_mask_permutexvar_epi32, _mm512_mask_storeu_epi32);
-strided_avx512!(Avx512W8, u64, 8, u8, gather_avx512_w8, scatter_avx512_w8, _mm512_permutexvar_epi64, _mm512_mask_permutexvar_epi64, _mm512_mask_storeu_epi64);
+strided_avx512!(
+    Avx512W4,
+    u32,
+    16,
+    u16,
+    gather_avx512_w4,
+    scatter_avx512_w4,
+    _mm512_permutexvar_epi32,
+    _mm512_mask_permutexvar_epi32,
+    _mm512_mask_storeu_epi32
+);
+strided_avx512!(
+    Avx512W8,
+    u64,
+    8,
+    u8,
+    gather_avx512_w8,
+    scatter_avx512_w8,
+    _mm512_permutexvar_epi64,
+    _mm512_mask_permutexvar_epi64,
+    _mm512_mask_storeu_epi64
+);
 
 /// AVX-512 streaming stores: one 64-byte store per line.
 pub(super) struct Avx512Stream;
@@ -753,4 +773,3 @@ entry!(avx512_w1, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u8, ScalarTile,
 entry!(avx512_w2, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u16, ScalarTile, Avx512Stream);
 entry!(avx512_w4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u32, Avx512W4, Avx512Stream);
 entry!(avx512_w8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", u64, Avx512W8, Avx512Stream);
-
