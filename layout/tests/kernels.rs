@@ -235,9 +235,24 @@ fn broadcasts() {
 #[test]
 fn gathers_and_scatters() {
     at_each_level(|_| {
-        for len in [1, 2, 5, 16, 33] {
+        for len in [1, 2, 5, 8, 9, 16, 17, 33, 40, 100] {
             let l = len as isize;
-            for (s, d) in [(2, 1), (1, 3), (-1, 1), (1, -2), (5, -7), (-3, -1), (0, 2), (0, -1), (7, 1)] {
+            for (s, d) in [
+                (2, 1),
+                (3, 1),
+                (4, 1),
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (-1, 1),
+                (1, -2),
+                (5, -7),
+                (-3, -1),
+                (0, 2),
+                (0, -1),
+                (7, 1),
+                (2, 3),
+            ] {
                 let sb = if s < 0 { -s * (l - 1) } else { 0 };
                 let db = if d < 0 { -d * (l - 1) } else { 0 };
                 check_widths(&prog(Body::Run { len, src: s, dst: d }, &[], sb, db));
@@ -248,6 +263,30 @@ fn gathers_and_scatters() {
         // A single-point body: the innermost loop becomes the run.
         let loops = [Loop { extent: 9, src: 2, dst: 1 }, Loop { extent: 4, src: -20, dst: 9 }];
         check_widths(&prog(Body::Run { len: 1, src: 1, dst: 1 }, &loops, 60, 0));
+    });
+}
+
+/// Small bodies inside big nests run from a table of offsets with the innermost loops folded
+/// in (whole, or split with a remainder): the destination dense, the source dense, neither.
+#[test]
+fn small_bodies_in_nests() {
+    at_each_level(|_| {
+        // Table 2's gather: a 3x2 transpose per block, the destination packed.
+        let t = Body::Transpose { rows: 3, cols: 2, src_ld: 42, dst_ld: 2 };
+        check_widths(&prog(t, &[Loop { extent: 1000, src: 128, dst: 6 }], 0, 0));
+        check_widths(&prog(t, &[Loop { extent: 43, src: 128, dst: 6 }, Loop { extent: 5, src: 6000, dst: 300 }], 1, 2));
+        // A scatter of a packed source; a strided run with gaps on both sides.
+        let r = Body::Run { len: 3, src: 1, dst: 5 };
+        check_widths(&prog(r, &[Loop { extent: 7, src: 3, dst: 1 }, Loop { extent: 300, src: 21, dst: 15 }], 0, 0));
+        let r = Body::Run { len: 2, src: 7, dst: 3 };
+        check_widths(&prog(r, &[Loop { extent: 211, src: -1, dst: 7 }], 220, 0));
+        let t = Body::Transpose { rows: 5, cols: 9, src_ld: -6, dst_ld: -10 };
+        check_widths(&prog(
+            t,
+            &[Loop { extent: 2, src: 60, dst: 50 }, Loop { extent: 97, src: 130, dst: 100 }],
+            60,
+            40,
+        ));
     });
 }
 

@@ -43,22 +43,38 @@ pub(super) trait Tile<W: Word> {
         nt: bool,
     );
 
+    /// Whether [`Tile::edge`] is a masked register tile (then the driver starts the tiles at
+    /// the destination's line boundary and leaves the rest to edges).
+    const MASKED: bool = false;
+
+    /// Transposes one partial tile of `h ≤ R` rows × `w ≤ C` columns: scalar unless the
+    /// level has masked tiles.
+    ///
+    /// # Safety
+    /// The tile's points are inside the allocations, which do not overlap.
+    #[inline(always)]
+    unsafe fn edge(src: *const W, dst: *mut W, sld: isize, dld: isize, h: usize, w: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { scalar_rect(src, dst, (0, h), (0, w), sld, dld) }
+    }
+
     /// Orders the streaming stores before later stores (`sfence`); nothing without them.
     #[inline(always)]
     fn fence() {}
 }
 
 /// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in cache
-/// blocks of about 16 KiB of destination (`w`-byte words).
+/// blocks of about `block` bytes of destination (`w`-byte words).
 #[inline(always)]
 pub(super) fn blocked(
+    block: usize,
     w: usize,
     (tr, tc): (usize, usize),
     (r0, r1): (usize, usize),
     (c0, c1): (usize, usize),
     mut tile: impl FnMut(isize, isize),
 ) {
-    let side = ((16384 / w) as f64).sqrt() as usize;
+    let side = ((block / w) as f64).sqrt() as usize;
     let (br, bc) = ((side / tr).max(1) * tr, (side / tc).max(1) * tc);
     let mut rb = r0;
     while rb < r1 {
@@ -83,6 +99,14 @@ pub(super) fn blocked(
     }
 }
 
+/// Bytes of destination per cache block of a transpose: 4 KiB (32×32 f32) measured best at
+/// n = 256 and 1024 on Sapphire Rapids once the tiles' loads and stores are line-aligned
+/// (64×64 was 0.55× and 0.69× memcpy, 32×32 0.69× and 0.74×): a line is not reused across
+/// tiles then, and a small block keeps the pages it touches few.
+pub(super) const BLOCK: usize = 4096;
+/// Bytes of destination per block when streaming (matrices beyond the caches): 16 KiB.
+pub(super) const BLOCK_NT: usize = 16384;
+
 /// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
 pub(super) struct ScalarTile;
 
@@ -100,7 +124,7 @@ impl<W: Word> Tile<W> for ScalarTile {
         cols: (usize, usize),
         _nt: bool,
     ) {
-        blocked(size_of::<W>(), (8, 8), rows, cols, |r, c| {
+        blocked(BLOCK, size_of::<W>(), (8, 8), rows, cols, |r, c| {
             for j in r..r + 8 {
                 for i in c..c + 8 {
                     // SAFETY: `(j, i)` is inside the region the caller vouches for.
@@ -110,6 +134,32 @@ impl<W: Word> Tile<W> for ScalarTile {
         });
     }
 }
+
+/// A level's SIMD gathers and scatters of constant small strides (a prefix of the run; the
+/// driver finishes it with scalar code). The defaults do nothing.
+pub(super) trait Strided<W: Word> {
+    /// `d[k] = s[k·ss]` for `k < done`; returns `done ≤ len` (0 when the level has no code
+    /// for the stride). Reads no source point beyond the run's.
+    ///
+    /// # Safety
+    /// `s + k·ss` readable and `d + k` writable for `k < len`, not overlapping.
+    #[inline(always)]
+    unsafe fn gather(_s: *const W, _d: *mut W, _len: usize, _ss: isize) -> usize {
+        0
+    }
+
+    /// `d[k·ds] = s[k]` for `k < done`; returns `done ≤ len`. Writes no destination point
+    /// beyond the run's.
+    ///
+    /// # Safety
+    /// `s + k` readable and `d + k·ds` writable for `k < len`, not overlapping.
+    #[inline(always)]
+    unsafe fn scatter(_s: *const W, _d: *mut W, _len: usize, _ds: isize) -> usize {
+        0
+    }
+}
+
+impl<W: Word> Strided<W> for ScalarTile {}
 
 /// Streaming (non-temporal) stores of whole 64-byte lines, if the level has them.
 pub(super) trait Stream {
@@ -149,8 +199,12 @@ pub(super) const NT_THRESHOLD: usize = 4 << 20;
 /// The program's contract ([`super::run`]): every offset of the nest is inside the two
 /// allocations, which do not overlap.
 #[inline(always)]
-pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
+pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *const W, dst: *mut W, plan: &Plan<'_>) {
     let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
+    // SAFETY: the program's contract.
+    if unsafe { small_body(src, dst, plan, (K::R, K::C)) } {
+        return;
+    }
     match plan.body {
         Body::Run { len, src: 1, dst: 1 } => {
             let bytes = len * size_of::<W>();
@@ -200,13 +254,8 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *
             }
         }),
         Body::Run { len, src: ss, dst: ds } => for_each(loops, sb, db, |s, d| {
-            let (mut s, mut d) = (s, d);
-            for _ in 0..len {
-                // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest.
-                unsafe { *dst.offset(d) = *src.offset(s) };
-                s = s.wrapping_add(ss);
-                d = d.wrapping_add(ds);
-            }
+            // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest (contract).
+            unsafe { strided_run::<W, K>(src.wrapping_offset(s), dst.wrapping_offset(d), len, ss, ds) }
         }),
         Body::Transpose { rows, cols, src_ld, dst_ld } => {
             // The whole destination span of the nest decides streaming: one body's worth
@@ -221,6 +270,206 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W>, S: Stream>(src: *const W, dst: *
             if nt {
                 K::fence();
             }
+        }
+    }
+}
+
+/// Bodies with at most this many points, inside a nest, run from a table of offsets.
+const SMALL_BODY: usize = 64;
+/// The most points a table holds (the body times the innermost loops folded into it).
+const TABLE: usize = 256;
+
+/// Which side of a table is the contiguous `0..n` (then it is not read from the table).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dense {
+    Dst,
+    Src,
+    Neither,
+}
+
+/// A small body inside a loop nest (a tiny transpose, a short strided run) with as much of
+/// the innermost loops as fits folded in: one table of `(source, destination)` offsets walked
+/// at each point of the remaining nest, instead of the nest's and the body's loop overhead per
+/// handful of elements. Returns `false`, doing nothing, when the body is not small (or a
+/// whole `tile` of the level fits in it) or there is no loop.
+///
+/// # Safety
+/// The program's contract ([`super::run`]).
+#[inline(always)]
+unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>, tile: (usize, usize)) -> bool {
+    let (loops, sb, db) = (plan.loops(), plan.src_base, plan.dst_base);
+    let small = match plan.body {
+        Body::Run { len, src: ss, dst: ds } => len <= 16 && (ss, ds) != (1, 1),
+        // Not when a whole register tile fits (an 8×8 of f64 is one AVX-512 tile).
+        Body::Transpose { rows, cols, .. } => {
+            rows.saturating_mul(cols) <= SMALL_BODY && (rows < tile.0 || cols < tile.1)
+        }
+    };
+    if loops.is_empty() || !small {
+        return false;
+    }
+    let mut so = [0isize; TABLE];
+    let mut dof = [0isize; TABLE];
+    let mut n = 0;
+    match plan.body {
+        Body::Run { len, src: ss, dst: ds } => {
+            for k in 0..len as isize {
+                (so[n], dof[n]) = (k * ss, k * ds);
+                n += 1;
+            }
+        }
+        Body::Transpose { rows, cols, src_ld, dst_ld } => {
+            for r in 0..rows as isize {
+                for c in 0..cols as isize {
+                    (so[n], dof[n]) = (r + c * src_ld, r * dst_ld + c);
+                    n += 1;
+                }
+            }
+        }
+    }
+    // The body in destination order (its destination points are distinct).
+    if !dof[..n].is_sorted() {
+        let mut pairs = [(0isize, 0isize); SMALL_BODY];
+        for k in 0..n {
+            pairs[k] = (dof[k], so[k]);
+        }
+        pairs[..n].sort_unstable();
+        for k in 0..n {
+            (dof[k], so[k]) = pairs[k];
+        }
+    }
+    // Whole innermost loops fold in while the table has room; then `f` iterations of the next
+    // loop, whose remainder runs a prefix of the table (its first `m·unit` points are its
+    // first `m` iterations).
+    let mut rest = loops;
+    let mut split = None;
+    let mut unit = n;
+    while let Some((l, outer)) = rest.split_first() {
+        let f = if n.saturating_mul(l.extent) <= TABLE { l.extent } else { TABLE / n };
+        if f < 2 {
+            break;
+        }
+        for e in 1..f {
+            for k in 0..n {
+                let ei = e as isize;
+                (so[e * n + k], dof[e * n + k]) = (so[k] + ei * l.src, dof[k] + ei * l.dst);
+            }
+        }
+        unit = n;
+        n *= f;
+        rest = outer;
+        if f < l.extent {
+            let fi = f as isize;
+            split = Some((l.extent / f, l.src.wrapping_mul(fi), l.dst.wrapping_mul(fi), l.extent % f));
+            break;
+        }
+    }
+    let dense = if dof[..n].iter().enumerate().all(|(k, &o)| o == k as isize) {
+        Dense::Dst
+    } else if so[..n].iter().enumerate().all(|(k, &o)| o == k as isize) {
+        Dense::Src
+    } else {
+        Dense::Neither
+    };
+    let (so, dof) = (&so[..n], &dof[..n]);
+    // Copies the table's first `m` points at `s`, `d`.
+    // SAFETY (of the calls below): `s`, `d` are a point of the remaining nest (after the
+    // split loop's iterations), and every table entry `< m` added to it is a point of the
+    // program: the table lists the body's points and the folded loops' iterations.
+    let copy = |s: *const W, d: *mut W, m: usize| unsafe {
+        match dense {
+            Dense::Dst => {
+                for (k, &o) in so[..m].iter().enumerate() {
+                    *d.add(k) = *s.offset(o);
+                }
+            }
+            Dense::Src => {
+                for (k, &o) in dof[..m].iter().enumerate() {
+                    *d.offset(o) = *s.add(k);
+                }
+            }
+            Dense::Neither => {
+                for (&o, &p) in so[..m].iter().zip(&dof[..m]) {
+                    *d.offset(p) = *s.offset(o);
+                }
+            }
+        }
+    };
+    match split {
+        None => for_each(rest, sb, db, |s, d| copy(src.wrapping_offset(s), dst.wrapping_offset(d), n)),
+        Some((q, qs, qd, rem)) => for_each(rest, sb, db, |s, d| {
+            let (mut s, mut d) = (src.wrapping_offset(s), dst.wrapping_offset(d));
+            for _ in 0..q {
+                copy(s, d, n);
+                s = s.wrapping_offset(qs);
+                d = d.wrapping_offset(qd);
+            }
+            copy(s, d, rem * unit);
+        }),
+    }
+    true
+}
+
+/// `d[k·ds] = s[k·ss]` for `k < len`: the level's SIMD gather (`ds == 1`) or scatter
+/// (`ss == 1`) for the strides it has, then [`strided_scalar`] for the rest.
+///
+/// # Safety
+/// `s + k·ss` is readable and `d + k·ds` writable for every `k < len`; they do not overlap.
+#[inline(always)]
+unsafe fn strided_run<W: Word, K: Strided<W>>(s: *const W, d: *mut W, len: usize, ss: isize, ds: isize) {
+    // SAFETY: the caller's bounds; the SIMD paths copy a prefix `k < done` and touch no other
+    // point, and the rest starts at the points `done` strides on.
+    unsafe {
+        let done = if ds == 1 && ss != 1 {
+            K::gather(s, d, len, ss)
+        } else if ss == 1 && ds != 1 {
+            K::scatter(s, d, len, ds)
+        } else {
+            0
+        };
+        let k = done as isize;
+        strided_scalar(s.wrapping_offset(k * ss), d.wrapping_offset(k * ds), len - done, ss, ds);
+    }
+}
+
+/// `d[k·ds] = s[k·ss]` for `k < len`, unrolled by 8: eight independent loads, then eight
+/// stores, the pointers stepping by eight strides (no index multiplies in the loop).
+///
+/// # Safety
+/// As [`strided_run`].
+#[inline(always)]
+unsafe fn strided_scalar<W: Word>(mut s: *const W, mut d: *mut W, mut len: usize, ss: isize, ds: isize) {
+    // SAFETY: every access is `s + k·ss` / `d + k·ds` with `k < len` of the caller's run;
+    // pointers past the run are only formed with `wrapping_offset`, never dereferenced.
+    unsafe {
+        while len >= 8 {
+            let v = [
+                *s,
+                *s.offset(ss),
+                *s.offset(2 * ss),
+                *s.offset(3 * ss),
+                *s.offset(4 * ss),
+                *s.offset(5 * ss),
+                *s.offset(6 * ss),
+                *s.offset(7 * ss),
+            ];
+            *d = v[0];
+            *d.offset(ds) = v[1];
+            *d.offset(2 * ds) = v[2];
+            *d.offset(3 * ds) = v[3];
+            *d.offset(4 * ds) = v[4];
+            *d.offset(5 * ds) = v[5];
+            *d.offset(6 * ds) = v[6];
+            *d.offset(7 * ds) = v[7];
+            s = s.wrapping_offset(8 * ss);
+            d = d.wrapping_offset(8 * ds);
+            len -= 8;
+        }
+        while len > 0 {
+            *d = *s;
+            s = s.wrapping_offset(ss);
+            d = d.wrapping_offset(ds);
+            len -= 1;
         }
     }
 }
@@ -291,6 +540,34 @@ unsafe fn copy_short(s: *const u8, d: *mut u8, n: usize) {
     }
 }
 
+/// The rectangle `rows r0..r1 × cols c0..c1` in partial tiles ([`Tile::edge`]).
+///
+/// # Safety
+/// The rectangle's source and destination points are inside the allocations.
+#[inline(always)]
+unsafe fn edges<W: Word, K: Tile<W>>(
+    src: *const W,
+    dst: *mut W,
+    sld: isize,
+    dld: isize,
+    (r0, r1): (usize, usize),
+    (c0, c1): (usize, usize),
+) {
+    let mut r = r0;
+    while r < r1 {
+        let h = (r1 - r).min(K::R);
+        let mut c = c0;
+        while c < c1 {
+            let w = (c1 - c).min(K::C);
+            let (ri, ci) = (r as isize, c as isize);
+            // SAFETY: the partial tile at `(r, c)` is inside the rectangle.
+            unsafe { K::edge(src.offset(ri + ci * sld), dst.offset(ri * dld + ci), sld, dld, h, w) };
+            c += w;
+        }
+        r += h;
+    }
+}
+
 /// The scalar transpose of the rectangle `rows r0..r1 × cols c0..c1`.
 ///
 /// # Safety
@@ -329,32 +606,35 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
 ) {
     let (tr, tc) = (K::R, K::C);
     let w = size_of::<W>();
-    // Streaming needs every tile row aligned: the row pitch a multiple of the alignment, and
-    // the first tile column `c0` where the first row is aligned.
+    // Tiles write whole destination lines when the row pitch is a multiple of the line and the
+    // tiles start at the first row's line boundary `c0`; the columns before it (and the rest)
+    // are edges. Streaming needs that; masked edges make it worth it without streaming too.
+    let line = K::NT_ALIGN;
     let mut c0 = 0;
-    let mut nt = nt && K::NT_ALIGN > 0 && (dld * w as isize).rem_euclid(K::NT_ALIGN as isize) == 0;
-    if nt {
-        let mis = (dst as usize) % K::NT_ALIGN;
-        if !mis.is_multiple_of(w) {
-            nt = false;
-        } else if mis != 0 {
-            c0 = (K::NT_ALIGN - mis) / w;
-        }
+    let pitch_ok = line > 0 && (dld * w as isize).rem_euclid(line as isize) == 0;
+    let mis = if line > 0 { (dst as usize) % line } else { 0 };
+    let nt = nt && pitch_ok && mis.is_multiple_of(w);
+    if (nt || (K::MASKED && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
+        c0 = ((line - mis) / w).min(cols);
     }
-    if rows < tr || cols < c0 + tc {
-        // SAFETY: the whole rectangle, the caller's bound.
-        unsafe { scalar_rect(src, dst, (0, rows), (0, cols), sld, dld) };
-        return;
+    // Likewise the source lines, along the rows, when the edges are masked tiles.
+    let mut r0 = 0;
+    let smis = if line > 0 { (src as usize) % line } else { 0 };
+    if K::MASKED && (sld * w as isize).rem_euclid(line as isize) == 0 && smis != 0 && smis.is_multiple_of(w) {
+        r0 = ((line - smis) / w).min(rows);
     }
-    let rows_main = rows - rows % tr;
+    let rows_main = r0 + (rows - r0) / tr * tr;
     let cols_main = c0 + (cols - c0) / tc * tc;
-    // SAFETY: the main region is inside the rectangle; when streaming, `dst + c0` is aligned and
-    // so is every row (`dld·w` is a multiple of the alignment).
-    unsafe { K::tiles(src, dst, sld, dld, (0, rows_main), (c0, cols_main), nt) };
+    if rows_main > r0 && cols_main > c0 {
+        // SAFETY: the main region is inside the rectangle; when streaming, `dst + c0` is
+        // aligned and so is every row (`dld·w` is a multiple of the alignment).
+        unsafe { K::tiles(src, dst, sld, dld, (r0, rows_main), (c0, cols_main), nt) };
+    }
     // SAFETY: the edges are parts of the rectangle.
     unsafe {
-        scalar_rect(src, dst, (0, rows_main), (0, c0), sld, dld);
-        scalar_rect(src, dst, (0, rows_main), (cols_main, cols), sld, dld);
-        scalar_rect(src, dst, (rows_main, rows), (0, cols), sld, dld);
+        edges::<W, K>(src, dst, sld, dld, (0, r0), (0, cols));
+        edges::<W, K>(src, dst, sld, dld, (r0, rows_main), (0, c0));
+        edges::<W, K>(src, dst, sld, dld, (r0, rows_main), (cols_main, cols));
+        edges::<W, K>(src, dst, sld, dld, (rows_main, rows), (0, cols));
     }
 }

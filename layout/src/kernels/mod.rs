@@ -8,16 +8,25 @@
 //! for every coordinate `c` of the loop nest, the body doing the innermost one or two modes.
 //!
 //! What runs, per body:
-//! - a contiguous run (`Run { src: 1, dst: 1 }`): straight unaligned vector moves up to 256
+//! - a contiguous run (`Run { src: 1, dst: 1 }`): without loops and below the streaming
+//!   threshold, `copy_nonoverlapping` in [`run`] itself; otherwise straight unaligned vector
+//!   moves up to 256
 //!   bytes, `copy_nonoverlapping` beyond; streaming (non-temporal) stores of whole lines when
 //!   the runs are at least 256 bytes and the program writes more than 4 MiB (AVX2, AVX-512).
 //!   Loops that continue the run (or each other) are merged first, so a program that is one
 //!   contiguous block is one copy;
 //! - a broadcast (`Run { src: 0, dst: 1 }`): one load, vector fills;
-//! - other strides: a scalar gather/scatter loop;
-//! - a transpose: register tiles inside cache blocks (AVX-512 16×16 of 4-byte and 8×8 of 8-byte
-//!   elements, AVX2 8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements), scalar
-//!   edges, streaming stores once the destination exceeds 4 MiB.
+//! - other strides: a gather (`dst == 1`) or scatter (`src == 1`) of stride 2..=4 loads whole
+//!   vectors and permutes their lanes (AVX-512, 4- and 8-byte elements; scatters store masked);
+//!   everything else a scalar loop unrolled by 8 with independent loads;
+//! - a transpose: register tiles inside cache blocks of 4 KiB (AVX-512 16×16 of 4-byte and 8×8
+//!   of 8-byte elements, AVX2 8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte
+//!   elements), started at the destination's and the source's 64-byte line boundaries with
+//!   masked partial tiles around them (AVX-512; scalar edges otherwise), the destination lines
+//!   ahead prefetched, streaming stores once the destination exceeds 4 MiB;
+//! - a small body inside a loop nest (a transpose of at most 64 points, a strided run of at
+//!   most 16): a table of offsets with the innermost loops folded in, walked at each point of
+//!   the rest of the nest.
 //!
 //! `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` caps the level (read once);
 //! [`force_level`](crate::kernels::force_level) lowers it from code.
@@ -86,6 +95,19 @@ pub struct Program<'a> {
 /// - Both pointers are aligned for `T`.
 #[inline]
 pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>) {
+    // One contiguous block that will not stream: a `memcpy` here, without the dispatch (the
+    // program is a constant in emitted code, so this folds to the call; at L1 sizes the
+    // dispatch and plan cost about 5 % of a 16 KiB copy).
+    if let Body::Run { len, src: 1, dst: 1 } = program.body
+        && program.loops.is_empty()
+        && len > 0
+        && len.saturating_mul(size_of::<T>()) <= driver::NT_THRESHOLD
+    {
+        // SAFETY: the caller's contract: the run's `len` elements from each base are inside
+        // the allocations, which do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(src.offset(program.src_base), dst.offset(program.dst_base), len) };
+        return;
+    }
     // SAFETY: the caller's contract; `T` is a primitive of the width named by `T::WIDTH`
     // (sealed), and the unsigned integer of that width has the same size and alignment.
     unsafe {
