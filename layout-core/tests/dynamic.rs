@@ -349,3 +349,43 @@ fn edge_tiles_against_brute_force() {
         assert!(local_tile_edge(&a, &parse_tiler(bad).unwrap()).is_err(), "{bad}");
     }
 }
+
+/// Products and complement over symbols, with static and dynamic operands.
+#[test]
+fn product_and_complement_family() {
+    for text in [
+        "logical_product((2,2):(1,2), (M,N):(1,M))",
+        "logical_product((4,M):(1,4), (N,2))",
+        "logical_product(4:1, M:1)",
+        "logical_product((2,2):(1,4), M:1) where M > 2",
+        "logical_product((M,N):(1,M), 4:1)",
+        "logical_product((M,N):(1,M), [2:1,_])",
+        "logical_product(M:2, 2:1)",
+        "blocked_product((2,2):(1,2), (M,N))",
+        "raked_product((2,2):(1,2), (M,N))",
+        "blocked_product((M,N):(1,M), (2,3):(1,2))",
+        "raked_product((4,2):(2,1), (M,N):(N,1))",
+        "complement((M,N):(1,M))",
+        "complement(M:2, 4*M)",
+        "complement((4,M):(1,8), 16*M)",
+        "complement((M,N):(1,M), 2*M*N)",
+        "complement((M,N):(N,1))",
+        "complement((2,M):(M,1)) where M > 1",
+        "complement((M,N):(1,LD), 4*LD*N) where LD % M == 0",
+    ] {
+        let t = differential(text);
+        eprintln!("{text}: {t:?}");
+    }
+    // Undecidable branches name the fact; weak complements are refused.
+    let e = evaluate_dynamic("complement((M,N):(1,LD))").unwrap_err().to_string();
+    assert!(e.contains("cotarget"), "{e}");
+    let e = evaluate_dynamic("complement((M,N):(1,LD), 4*LD*N)").unwrap_err().to_string();
+    assert!(e.contains("where LD % M == 0"), "{e}");
+    let e = evaluate_dynamic("complement((M,N):(K,L), 4*K*L*M*N)").unwrap_err().to_string();
+    assert!(e.contains("state it"), "{e}");
+    let l = evaluate_dynamic("complement((M,N):(1,LD), 4*LD*N) where LD % M == 0").unwrap();
+    assert_eq!(l.to_string(), "(LD/M,4):(M,LD*N)");
+    let l = evaluate_dynamic("blocked_product((2,2):(1,2), (M,N))").unwrap();
+    assert_eq!(l.to_string(), "((2,M),(2,N)):((1,4),(2,4*M))");
+    assert!(evaluate_dynamic("complement((4,M):(1,5), 20*M)").is_err());
+}
