@@ -351,6 +351,12 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
             }
         }
 
+        // SAFETY (of the emitted impl): `new` computed `min_offset`/`max_offset` with
+        // `extremes` from the checked numbers, over the same extents and strides as `offset`
+        // and the traversal; the fields are private and never change after `new`.
+        #(#shared)*
+        unsafe impl #private::TrustedLayout for #name {}
+
         #(#shared)*
         impl #private::LayoutFn for #name {
             type Offset = #off;
@@ -526,6 +532,115 @@ fn nest(plan: &DynPlan) -> TokenStream {
         pub fn for_each_offset<F: FnMut(#off)>(&self, mut #f: F) {
             #hoisted
             #body
+        }
+    }
+}
+
+/// An edge tiling item (`pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`): the tiled layout
+/// (emitted as a hidden dynamic struct whose `new` makes every check) and the modes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgePlan {
+    pub parent: DynPlan,
+    /// The description printed as `NOTATION`.
+    pub notation: String,
+    /// Per mode: A's extent and stride (monomials of the symbols) and the static tile extent.
+    pub modes: Vec<(SymInt, SymInt, u64)>,
+}
+
+impl EdgePlan {
+    pub fn new(e: &layout_core::dynamic::EdgeTiles) -> Result<EdgePlan, String> {
+        Ok(EdgePlan {
+            parent: DynPlan::new(&e.layout)?,
+            notation: e.to_string(),
+            modes: e.modes.iter().map(|m| (m.extent.clone(), m.stride.clone(), m.tile as u64)).collect(),
+        })
+    }
+}
+
+/// The hidden struct of the tiled layout, the edge tiling struct (which dereferences to
+/// `layout::EdgeTiles<R>`) and its constructor.
+pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
+    let Target { attrs, vis, name } = target;
+    let private = private();
+    let p = quote!(#private::dynamic);
+    let (shared, own) = split_attrs(attrs);
+    let parent = format_ident!("__{}Layout", name);
+    let shared_owned: Vec<syn::Attribute> = shared.iter().map(|a| (*a).clone()).collect();
+    let parent_items = items(&Target { attrs: &shared_owned, vis: vis.clone(), name: parent.clone() }, &plan.parent);
+    let sym_fields: Vec<Ident> = plan.parent.symbols.iter().map(|s| field_of_symbol(s)).collect();
+    let sym_names: Vec<Literal> = plan.parent.symbols.iter().map(|s| Literal::string(s)).collect();
+    let rank = Literal::usize_unsuffixed(plan.modes.len());
+    let extents = plan.modes.iter().map(|(n, _, _)| mono(n, &p));
+    let strides = plan.modes.iter().map(|(_, d, _)| mono(d, &p));
+    let tile = plan.modes.iter().map(|(_, _, t)| lit(*t));
+    let notation = Literal::string(&plan.notation);
+    let overflow = quote!(#p::overflow(Self::NOTATION, &[#(#sym_names),*], &[#(#sym_fields),*]));
+    let summary = format!(
+        " `{}`: the tiles of a dynamic layout by a static tile that need not divide it. Build it with `new` \
+         (the checks of the tiled layout); it dereferences to `layout::EdgeTiles`, which gives the number of \
+         tiles, each tile's base and the extents of the elements that exist.",
+        plan.notation
+    );
+    let separator = own.iter().any(|a| a.path().is_ident("doc")).then(|| quote!(#[doc = ""]));
+    let new_doc =
+        format!(" Builds the tiling from {}: every check is made here, once.", plan.parent.symbols.join(", "));
+    quote! {
+        #(#shared)*
+        #[doc(hidden)]
+        #parent_items
+
+        #(#own)*
+        #(#shared)*
+        #separator
+        #[doc = #summary]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #vis struct #name {
+            layout: #parent,
+            tiles: #private::EdgeTiles<#rank>,
+        }
+
+        #(#shared)*
+        #[allow(dead_code, clippy::too_many_arguments)]
+        impl #name {
+            /// The tiling, in words.
+            pub const NOTATION: &'static str = #notation;
+            /// The symbols, in the order `new` takes them.
+            pub const SYMBOLS: &'static [&'static str] = &[#(#sym_names),*];
+            /// The full tile's extents.
+            pub const TILE: [usize; #rank] = [#(#tile),*];
+
+            #[doc = #new_doc]
+            pub fn new(#(#sym_fields: usize),*) -> ::core::result::Result<Self, #private::DynamicError> {
+                let layout = #parent::new(#(#sym_fields),*)?;
+                let tiles = (|| {
+                    #private::EdgeTiles::new([#(#p::int(#extents)?),*], [#(#p::int(#strides)?),*], Self::TILE)
+                })();
+                match tiles {
+                    ::core::option::Option::Some(tiles) => ::core::result::Result::Ok(Self { layout, tiles }),
+                    ::core::option::Option::None => ::core::result::Result::Err(#overflow),
+                }
+            }
+
+            /// The tiled layout (a dynamic layout with the same numbers).
+            #[inline]
+            pub const fn layout(&self) -> &#parent {
+                &self.layout
+            }
+
+            /// The tiling (also reachable through `Deref`).
+            #[inline]
+            pub const fn tiles(&self) -> &#private::EdgeTiles<#rank> {
+                &self.tiles
+            }
+        }
+
+        #(#shared)*
+        impl ::core::ops::Deref for #name {
+            type Target = #private::EdgeTiles<#rank>;
+            #[inline]
+            fn deref(&self) -> &Self::Target {
+                &self.tiles
+            }
         }
     }
 }

@@ -33,6 +33,8 @@ pub enum Outcome {
     KernelFailed { gemm: bool },
     /// A layout with symbols (`pub Mat = (M,N):(1,LD);`): a struct of run-time integers.
     Dynamic(Box<DynPlan>),
+    /// An edge tiling of a layout with symbols (`local_tile_edge(Mat, [8:1, 8:1])`).
+    Edge(Box<crate::dynamic::EdgePlan>),
 }
 
 /// Evaluates the items in order.
@@ -55,10 +57,11 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
                 .is_ok_and(|ast| mentions_symbols(&ast, &env, &denv) && !uses_failed(&ast, &failed));
         if item.fn_token.is_none() && dynamic {
             match evaluate_dynamic_item(item, &scope, cx) {
-                Some((layout, plan)) => {
+                Some(DynOutcome::Layout(layout, plan)) => {
                     denv.insert(name, layout);
-                    out.push(Outcome::Dynamic(Box::new(plan)));
+                    out.push(Outcome::Dynamic(plan));
                 }
+                Some(DynOutcome::Edge(plan)) => out.push(Outcome::Edge(plan)),
                 None => {
                     failed.insert(name);
                     out.push(Outcome::Failed);
@@ -152,7 +155,14 @@ fn uses_failed(ast: &Expr, failed: &HashSet<String>) -> bool {
 
 /// Evaluates an item with symbols (or facts): the symbolic algebra, the facts, and the plan
 /// of the struct.
-fn evaluate_dynamic_item(item: &Item, scope: &Scope, cx: &mut Ctxt) -> Option<(layout_core::DynLayout, DynPlan)> {
+/// A dynamic item: a layout, or an edge tiling.
+#[allow(clippy::large_enum_variant)] // a transient value, moved once
+enum DynOutcome {
+    Layout(layout_core::DynLayout, Box<DynPlan>),
+    Edge(Box<crate::dynamic::EdgePlan>),
+}
+
+fn evaluate_dynamic_item(item: &Item, scope: &Scope, cx: &mut Ctxt) -> Option<DynOutcome> {
     let expr = &item.expr;
     if expr.tokens.is_empty() {
         cx.error(syn::Error::new_spanned(item.eq_token, "expected a layout expression, e.g. `(M,N):(1,LD)`"));
@@ -176,6 +186,11 @@ fn evaluate_dynamic_item(item: &Item, scope: &Scope, cx: &mut Ctxt) -> Option<(l
         }
         Some((_, f)) => parse_facts(&f.text, 0).map_err(|e| cx.error(to_syn(f, &e))).ok()?,
     };
+    if let layout_core::notation::ExprKind::Call { name, args, .. } = &ast.kind
+        && name == "local_tile_edge"
+    {
+        return evaluate_edge_item(item, &ast, args, &facts, scope, cx);
+    }
     let layout = evaluate_dynamic_expr(&ast, scope.env, scope.denv, &facts)
         .map_err(|e| match &item.facts {
             // A fact about a symbol the layout does not use: at the facts.
@@ -188,7 +203,48 @@ fn evaluate_dynamic_item(item: &Item, scope: &Scope, cx: &mut Ctxt) -> Option<(l
         return None;
     }
     match DynPlan::new(&layout) {
-        Ok(plan) => Some((layout, plan)),
+        Ok(plan) => Some(DynOutcome::Layout(layout, Box::new(plan))),
+        Err(m) => {
+            cx.error(expr.error_whole(m));
+            None
+        }
+    }
+}
+
+/// `local_tile_edge(A, tiler)`: A over symbols, a static tiler `[t0:1, t1:1, …]`.
+fn evaluate_edge_item(
+    item: &Item,
+    ast: &layout_core::notation::Expr,
+    args: &[layout_core::notation::Expr],
+    facts: &[layout_core::dynamic::Cond],
+    scope: &Scope,
+    cx: &mut Ctxt,
+) -> Option<DynOutcome> {
+    let expr = &item.expr;
+    if args.len() != 2 {
+        cx.error(expr.error_whole(format!("`local_tile_edge` takes a layout and a tiler, {} given", args.len())));
+        return None;
+    }
+    let a =
+        evaluate_dynamic_expr(&args[0], scope.env, scope.denv, facts).map_err(|e| cx.error(to_syn(expr, &e))).ok()?;
+    let tiler = evaluate_expr(&args[1], scope.env)
+        .map_err(|e| cx.error(to_syn(expr, &e)))
+        .ok()?
+        .into_tiler()
+        .map_err(|m| cx.error(expr.error_at(args[1].span.start, args[1].span.end, m)))
+        .ok()?;
+    if a.symbols.is_empty() {
+        cx.error(
+            expr.error_whole("`local_tile_edge` tiles a layout with symbols; for a static layout use `local_tile`"),
+        );
+        return None;
+    }
+    let _ = ast;
+    let edges = layout_core::dynamic::local_tile_edge(&a, &tiler)
+        .map_err(|e| cx.error(expr.error_whole(e.to_string())))
+        .ok()?;
+    match crate::dynamic::EdgePlan::new(&edges) {
+        Ok(plan) => Some(DynOutcome::Edge(Box::new(plan))),
         Err(m) => {
             cx.error(expr.error_whole(m));
             None
@@ -288,6 +344,7 @@ pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
     let mut ok = true;
     if let ExprKind::Call { name, name_span, .. } = &e.kind
         && !FUNCTIONS.iter().any(|f| f.name == name)
+        && name != "local_tile_edge"
     {
         let help = did_you_mean(name, FUNCTIONS.iter().map(|f| f.name));
         let message = with_help(format!("unknown operation `{name}`"), help);

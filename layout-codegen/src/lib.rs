@@ -62,6 +62,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     Outcome::KernelFailed { gemm: false } => out.extend(expand_copy::copy_fallback(&target)),
                     Outcome::KernelFailed { gemm: true } => out.extend(expand_gemm::gemm_fallback(&target)),
                     Outcome::Dynamic(plan) => out.extend(dynamic::items(&target, &plan)),
+                    Outcome::Edge(plan) => out.extend(dynamic::edge_items(&target, &plan)),
                     Outcome::Duplicate => {}
                 }
                 if let Some(sub) = sub {

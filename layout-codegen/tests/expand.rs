@@ -155,3 +155,4 @@ snapshot!(
     "pub Mat = (M,N):(1,LD);\npub Tiled = logical_divide(Mat, [8:1, 8:1]) where M % 64 == 0, LD >= M;"
 );
 snapshot!(dynamic_negative_stride, "pub Rev = (8,M):(-1,8);");
+snapshot!(dynamic_edge_tiles, "pub Mat = (M,N):(1,LD);\npub Tiles = local_tile_edge(Mat, [8:1, 8:1]);");

@@ -65,6 +65,7 @@ mod dyn_layout;
 pub use dyn_layout::LayoutFn;
 pub use layout_macro::layout;
 
+mod dyn_tensor;
 /// The run-time GEMM engine: strided `f32`/`f64` matrix products with packed, blocked,
 /// run-time dispatched micro-kernels (see [`gemm::gemm`]); the `layout!` macro's `gemm`
 /// items call it.
@@ -74,6 +75,7 @@ pub mod gemm;
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
 mod tensor;
+pub use dyn_tensor::{DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, Strided, TrustedLayout};
 
 pub use tensor::{Iter, SubLayout, Tensor, TensorError, TensorMut};
 
@@ -358,7 +360,7 @@ pub mod __private {
     pub use crate::dyn_layout::support as dynamic;
     pub use crate::small_gemm::small_gemm;
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
-    pub use crate::{DynamicError, LayoutFn, StaticLayout, SubLayout};
+    pub use crate::{DynamicError, EdgeTiles, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
 

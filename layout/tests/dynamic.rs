@@ -93,3 +93,170 @@ fn values_and_notation() {
     assert_eq!((t.m(), t.n(), t.ld()), (16, 8, 20));
     assert_eq!(Tile::new(16, 8, 20).unwrap().size(), 64);
 }
+
+mod edges {
+    use layout::{DynTensor, DynTensorError, DynTensorMut, LayoutFn, Strided, layout};
+
+    layout! {
+        pub Mat = (M,N):(1,LD);
+        /// 8x8 tiles of a matrix of any size.
+        pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);
+        pub Rows = local_tile_edge((M,N):(N,1), [3:1, _]);
+        pub Blocks = local_tile_edge(((8,M),N):((1,8),LDA), [16:1, 4:1]) where LDA >= 8*M;
+    }
+
+    /// Brute force: for every tile k and every element (i, j) of the full tile, the element
+    /// exists exactly when its coordinate in A is inside A, and then it is
+    /// `data[tile_base(k) + tile(k).offset_of([i, j])]`, the element of A at that coordinate.
+    #[test]
+    fn every_tile_against_brute_force() {
+        for m in 1..=20 {
+            for n in 1..=19 {
+                let ld = m + 3;
+                let t = Tiles::new(m, n, ld).unwrap();
+                let a = Mat::new(m, n, ld).unwrap();
+                assert_eq!(t.grid(), [m.div_ceil(8), n.div_ceil(8)]);
+                assert_eq!(t.count(), m.div_ceil(8) * n.div_ceil(8));
+                let mut seen = vec![0; m * n];
+                for k in 0..t.count() {
+                    let [gi, gj] = t.tile_coord(k);
+                    let e = t.tile_extent(k);
+                    let tile = t.tile(k);
+                    for i in 0..8 {
+                        for j in 0..8 {
+                            let (x, y) = (8 * gi + i, 8 * gj + j);
+                            assert_eq!(x < m && y < n, i < e[0] && j < e[1], "{m}x{n} tile {k} ({i},{j})");
+                            if x < m && y < n {
+                                assert_eq!(t.tile_base(k) + tile.offset_of([i, j]), a.offset_of((x, y)));
+                                seen[x + m * y] += 1;
+                            }
+                        }
+                    }
+                    assert_eq!(tile.size(), e[0] * e[1]);
+                    assert_eq!(t.is_full(k), e == [8, 8]);
+                }
+                assert!(seen.iter().all(|&s| s == 1), "{m}x{n}: every element in one tile");
+            }
+        }
+        // `_` leaves a mode to the grid, as in local_tile; row-major strides.
+        for (m, n) in [(1, 1), (7, 5), (9, 2)] {
+            let r = Rows::new(m, n).unwrap();
+            assert_eq!(r.grid(), [m.div_ceil(3), n]);
+            for k in 0..r.count() {
+                let [gi, gj] = r.tile_coord(k);
+                assert_eq!(r.tile_base(k), 3 * gi * n + gj);
+                assert_eq!(r.tile_extent(k), [3.min(m - 3 * gi), 1]);
+            }
+        }
+        // A mode that coalesces to one leaf, and a fact.
+        let b = Blocks::new(3, 9, 24).unwrap();
+        assert_eq!((b.grid(), b.tile_extent(1), b.tile_extent(5)), ([2, 3], [8, 4], [8, 1]));
+        assert_eq!(b.tile_base(3), 16 + 4 * 24);
+        assert!(Blocks::new(3, 9, 20).unwrap_err().to_string().contains("`LDA >= 8*M`"));
+        assert_eq!(
+            Tiles::NOTATION,
+            "local_tile_edge((M,N):(1,LD), [8:1,8:1]): tiles (8,8):(1,LD), ceil(M/8) x ceil(N/8) of them"
+        );
+        assert_eq!(Tiles::TILE, [8, 8]);
+        assert_eq!(Tiles::new(0, 3, 3).unwrap_err().to_string(), "`M` must be positive, but it is 0");
+    }
+
+    /// A kernel over the edge without index arithmetic: each tile's tensor holds exactly the
+    /// elements that exist.
+    #[test]
+    fn edge_tile_tensors() {
+        let (m, n, ld) = (11, 10, 13);
+        let mut data: Vec<usize> = (0..ld * n).collect();
+        let tiles = Tiles::new(m, n, ld).unwrap();
+        let a = DynTensor::new(&data, *tiles.layout()).unwrap();
+        let mut sum = 0;
+        let mut count = 0;
+        for k in 0..tiles.count() {
+            let t = a.edge_tile(&tiles, k).unwrap();
+            assert_eq!(t.len(), tiles.tile_extent(k).iter().product::<usize>());
+            t.for_each(|&x| {
+                sum += x;
+                count += 1;
+            });
+            assert_eq!(t.iter().copied().sum::<usize>(), t.iter().rev().copied().sum::<usize>());
+        }
+        let want: usize = (0..n).flat_map(|j| (0..m).map(move |i| i + ld * j)).sum();
+        assert_eq!((sum, count), (want, m * n));
+        assert!(a.edge_tile(&tiles, tiles.count()).is_none());
+        // Mutably: zero every element through the tiles; the padding of LD stays.
+        let mut w = DynTensorMut::new(&mut data, *tiles.layout()).unwrap();
+        for k in 0..tiles.count() {
+            w.edge_tile_mut(&tiles, k).unwrap().for_each_mut(|x| *x = 0);
+        }
+        assert!((0..ld * n).all(|p| (data[p] == 0) == (p % ld < m)));
+    }
+
+    #[test]
+    fn tensor_creation_errors_name_the_numbers() {
+        let data = [0u8; 40];
+        let m = Mat::new(4, 4, 10).unwrap();
+        let e = DynTensor::new(&data[..33], m).unwrap_err();
+        assert_eq!(
+            e,
+            DynTensorError::TooShort { len: 33, layout: "(4,4):(1,10)".into(), min: 0, max: 33, base: 0, needed: 34 }
+        );
+        assert_eq!(
+            DynTensor::with_base(&data, m, 7).unwrap_err().to_string(),
+            "the slice has 40 elements but the layout `(4,4):(1,10)` addresses offsets 0..=33, at base 7 the positions \
+             7..=40 (needs 41)"
+        );
+        layout! { pub Rev = (M,4):(-1,M); }
+        let r = Rev::new(3).unwrap();
+        assert_eq!(
+            DynTensor::with_base(&data, r, 1).unwrap_err().to_string(),
+            "the layout `(3,4):(-1,3)` addresses offsets -2..=9, so the base must be at least 2, but it is 1"
+        );
+        let t = DynTensor::new(&data[..12], r).unwrap();
+        assert_eq!(t.base(), 2);
+    }
+
+    /// Access equals `slice[base + offset(i)]`, by index, coordinate and both traversals, for
+    /// dynamic, strided and static layouts.
+    #[test]
+    fn access_and_iteration_order() {
+        layout! {
+            pub Rev = (M,4):(-1,M);
+            pub Tiled = logical_divide((M,N):(1,LD), [4:1, 2:1]);
+            pub Static = (4,3):(3,1);
+        }
+        let data: Vec<i64> = (0..200).map(|x| 1000 + x).collect();
+        fn agree<L: layout::TrustedLayout + Copy>(data: &[i64], l: L, base: usize) {
+            let t = DynTensor::with_base(data, l, base).unwrap();
+            let want: Vec<i64> =
+                (0..l.size()).map(|i| data[(base as isize + layout::Offset::to_isize(l.offset(i))) as usize]).collect();
+            assert_eq!(t.iter().copied().collect::<Vec<_>>(), want);
+            let mut walked = Vec::new();
+            t.for_each(|&x| walked.push(x));
+            assert_eq!(walked, want);
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(t[i], *w);
+                assert_eq!(*t.at(l.coord(i)), *w);
+            }
+            assert!(t.get(l.size()).is_none());
+        }
+        for (m, n, ld) in [(1, 1, 1), (4, 2, 5), (8, 6, 9), (12, 4, 12)] {
+            agree(&data, Mat::new(m, n, ld).unwrap(), 3);
+            agree(&data, Rev::new(m).unwrap(), m);
+            if let Ok(t) = Tiled::new(m, n, ld) {
+                agree(&data, t, 0);
+            }
+            agree(&data, Strided::new([m, n], [n, 1]).unwrap(), 1);
+            agree(&data, Strided::new([2, m, n], [1, 2 * n, 2]).unwrap(), 0);
+        }
+        agree(&data, Static, 5);
+        let t = DynTensor::new(&data, Mat::new(4, 4, 4).unwrap()).unwrap();
+        assert!(t.get_at((0, 9)).is_none());
+        let r = std::panic::catch_unwind(|| *t.at((0, 9)));
+        assert!(r.is_err());
+        let mut d2 = data.clone();
+        let mut w = DynTensorMut::new(&mut d2, Rev::new(5).unwrap()).unwrap();
+        w[0] = -1;
+        *w.at_mut((1, 0)) = -2;
+        assert_eq!((d2[4], d2[3]), (-1, -2));
+    }
+}

@@ -213,6 +213,15 @@ struct Cx<'a> {
     facts: &'a [Cond],
 }
 
+fn v_str(v: &DynValue) -> String {
+    match v {
+        DynValue::Tuple(t) => t.to_string(),
+        DynValue::Int(i) => i.to_string(),
+        DynValue::Layout(l) => l.to_string(),
+        DynValue::Static(s) => s.to_string(),
+    }
+}
+
 fn err(span: Span, message: impl Into<String>) -> ExprError {
     ExprError::Type { span, message: message.into() }
 }
@@ -373,6 +382,68 @@ impl Cx<'_> {
                     _ => dl::composition_tiler(&a, &t),
                 })
             }
+            "complement" if n == 1 || n == 2 => {
+                let a = first(self)?;
+                let cot = match args.get(1) {
+                    Some(c) => Some(self.int(c)?),
+                    None => None,
+                };
+                lift(dl::complement(&a, cot.as_ref()))
+            }
+            "logical_product" | "blocked_product" | "raked_product" => {
+                arity(2)?;
+                let a = first(self)?;
+                let v = self.eval(&args[1])?;
+                if name == "logical_product"
+                    && let DynValue::Static(s) = &v
+                    && let Ok(t) = s.clone().into_tiler()
+                    && matches!(t, Tiler::Modes(_))
+                {
+                    return lift(dl::logical_product_tiler(&a, &t));
+                }
+                if name == "logical_product"
+                    && let DynValue::Tuple(SymTuple::Tuple(entries)) = &v
+                {
+                    // A shape as a tiler, as in the static algebra: `[s0:1, s1:1, …]` by mode.
+                    let modes = a.modes();
+                    if entries.len() > modes.len() {
+                        return Err(err(args[1].span, format!("the tiler `{}` has more modes than `{a}`", v_str(&v))));
+                    }
+                    let mut parts = Vec::new();
+                    for (k, mode) in modes.iter().enumerate() {
+                        parts.push(match entries.get(k) {
+                            Some(SymTuple::Leaf(s)) => {
+                                let t = DynLayout::new(SymTuple::Leaf(s.clone()), SymTuple::Leaf(SymInt::int(1)))
+                                    .map_err(|x| dyn_err(span, x))?;
+                                dl::logical_product(mode, &t).map_err(|x| dyn_err(span, x))?
+                            }
+                            Some(_) => return Err(err(args[1].span, "a nested shape as a tiler over symbols")),
+                            None => mode.clone(),
+                        });
+                    }
+                    let mut out = DynLayout::concat(parts);
+                    out.symbols = a.symbols.clone();
+                    for s in entries.iter().flat_map(|e| e.leaves()) {
+                        for x in s.symbols() {
+                            if !out.symbols.iter().any(|o| o == x) {
+                                out.symbols.push(x.to_string());
+                            }
+                        }
+                    }
+                    return Ok(DynValue::Layout(out));
+                }
+                let b = self.layout(v, args[1].span)?;
+                lift(match name {
+                    "logical_product" => dl::logical_product(&a, &b),
+                    "blocked_product" => dl::zip_product(&a, &b, false),
+                    _ => dl::zip_product(&a, &b, true),
+                })
+            }
+            "local_tile_edge" => Err(err(
+                span,
+                "`local_tile_edge` is an item of its own, not part of an expression: \
+                 `pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`",
+            )),
             "coalesce" => {
                 arity(1)?;
                 Ok(DynValue::Layout(first(self)?.coalesce()))
@@ -433,8 +504,9 @@ impl Cx<'_> {
                 span,
                 format!(
                     "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
-                     zipped_divide, tiled_divide, local_tile, local_partition, composition, coalesce, flatten, size, \
-                     shape, stride, make_layout, get, slice"
+                     zipped_divide, tiled_divide, local_tile, local_partition, composition, logical_product, \
+                     blocked_product, raked_product, complement, coalesce, flatten, size, shape, stride, make_layout, \
+                     get, slice (and `local_tile_edge` as an item)"
                 ),
             )),
         }

@@ -710,3 +710,176 @@ pub fn slice(a: &DynLayout, c: &SliceCoord) -> Result<DynLayout, DynError> {
     }));
     Ok(a.with(s, d))
 }
+
+/// The cosize `1 + Σ (s_i - 1)·d_i` of a layout with non-negative strides, when it is one
+/// monomial (`(M,N):(1,M)` has cosize `M*N`).
+fn cosize_monomial(l: &DynLayout) -> Option<SymInt> {
+    let mut terms = vec![SymInt::int(1)];
+    for (s, d) in l.flat_modes() {
+        terms.push(s.mul(&d));
+        terms.push(d.scale(-1));
+    }
+    match combine(terms).as_slice() {
+        [] => Some(SymInt::int(0)),
+        [one] if one.coef().0 > 0 => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// The un-coalesced complement of A over symbols: for the modes of filter(A) sorted by
+/// stride (each comparison decided, or an error naming the fact), a hole `d_i/e : e` before
+/// each, where e is the extent covered so far; the condition `d_i >= e` (the modes do not
+/// overlap) is decided or checked at run time. The complement must be exact (`e | d_i`,
+/// decided at expansion time): a weak complement is not taken over symbols. The rest mode
+/// `rest : e` comes last, with `rest` from the caller.
+fn complement_flat(
+    a: &mut DynLayout,
+    of: &DynLayout,
+    rest: &dyn Fn(&mut DynLayout, &SymInt) -> Result<SymInt, DynError>,
+    op: &str,
+) -> Result<Flat, DynError> {
+    if of.stride.leaves().iter().any(SymInt::is_negative) {
+        return Err(DynError::Other(format!("{op} needs non-negative strides, but `{of}` has a negative one")));
+    }
+    let kept: Flat = of.flat_modes().into_iter().filter(|(s, d)| !s.is_one() && !d.is_zero()).collect();
+    let mut modes = merge(&kept, false);
+    // Insertion sort by stride, every comparison decided.
+    for i in 1..modes.len() {
+        let mut j = i;
+        while j > 0 {
+            let (lo, hi) = (modes[j - 1].1.clone(), modes[j].1.clone());
+            let shown = || format!("{op}: sorting the strides of `{of}`");
+            let solver = a.solver();
+            if solver.prove(&Cond::ge(hi.clone(), lo.clone())) == Some(true) {
+                break;
+            }
+            if solver.prove(&Cond::ge(lo.clone(), hi.clone())) != Some(true) && a.decide(Cond::ge(hi, lo), shown)? {
+                break;
+            }
+            modes.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut extent = SymInt::int(1);
+    let mut out = Vec::new();
+    for (s, d) in modes {
+        let (d2, e2) = (d.clone(), extent.clone());
+        a.require(Cond::ge(d.clone(), extent.clone()), || {
+            format!("{op}: the mode with stride {d2} of `{of}` must not start inside the extent {e2} below it")
+        })?;
+        let exact = a.decide(Cond::divides(d.clone(), extent.clone()), || {
+            format!("{op}: over symbols the complement of `{of}` must be exact")
+        })?;
+        if !exact {
+            return Err(DynError::Other(format!(
+                "{op}: the complement of `{of}` is weak (its stride {d} is not a multiple of the extent {extent} below \
+                 it); weak complements are not taken over symbols"
+            )));
+        }
+        out.push((d.div(&extent), extent.clone()));
+        extent = s.mul(&d);
+    }
+    let r = rest(a, &extent)?;
+    out.push((r, extent));
+    Ok(out)
+}
+
+/// `complement(A, cotarget)` over symbols (`cotarget` defaults to `cosize(A)`, which must
+/// then be one monomial). The rest mode's extent `⌈cotarget/e⌉` must be decided: an integer
+/// (a fact such as `where M % 4 == 0` may say so) or static numbers.
+pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout, DynError> {
+    let cot = match cotarget {
+        Some(c) => c.clone(),
+        None => cosize_monomial(a).ok_or_else(|| {
+            DynError::Other(format!(
+                "complement: the cosize of `{a}` is not a single product of symbols; give the cotarget, \
+                 `complement(A, n)`"
+            ))
+        })?,
+    };
+    if cot.coef().0 <= 0 {
+        return Err(DynError::Other(format!("complement: the cotarget {cot} must be positive")));
+    }
+    let mut out = a.clone();
+    let rest = |l: &mut DynLayout, e: &SymInt| -> Result<SymInt, DynError> {
+        if let (Some(c), Some(e)) = (cot.as_int(), e.as_int()) {
+            return Ok(SymInt::int((c + e - 1) / e));
+        }
+        let shown = || format!("complement: the rest mode of `{a}` is ⌈{cot}/{e}⌉, exact over symbols only");
+        if l.decide(Cond::divides(cot.clone(), e.clone()), shown)? {
+            Ok(cot.div(e))
+        } else {
+            Err(DynError::Other(format!(
+                "complement: {cot} is not a multiple of {e}, so the rest mode ⌈{cot}/{e}⌉ is not a product of symbols"
+            )))
+        }
+    };
+    let flat = complement_flat(&mut out, a, &rest, "complement")?;
+    let merged = merge(&flat, false);
+    Ok(out.with_flat(merged))
+}
+
+/// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)` over symbols: A's
+/// complement exact (decided), the composition with B's walk decided or checked as in
+/// [`compose`]. The rest mode's extent does not matter to the composition (its last mode is
+/// unbounded), so no rounding is needed.
+pub fn logical_product(a: &DynLayout, b: &DynLayout) -> Result<DynLayout, DynError> {
+    if b.stride.leaves().iter().any(SymInt::is_negative) {
+        return Err(DynError::Other(format!("logical_product needs non-negative strides in its right operand `{b}`")));
+    }
+    let mut out = a.clone();
+    for c in &b.conds {
+        if !out.conds.contains(c) {
+            out.conds.push(c.clone());
+        }
+    }
+    // Any extent at least ⌈|A|·cosize(B)/e⌉ will do: |A|·Π s_i·max(d_i, 1) over B bounds it.
+    let bound = b.flat_modes().iter().fold(a.size(), |acc, (s, d)| {
+        let d = if d.is_zero() { SymInt::int(1) } else { d.clone() };
+        acc.mul(s).mul(&d)
+    });
+    let rest = |_: &mut DynLayout, _: &SymInt| Ok(bound.clone());
+    let flat = complement_flat(&mut out, a, &rest, "logical_product")?;
+    let c = out.with_flat(merge(&flat, false));
+    let copies = compose(&c, b)?;
+    let mut result = DynLayout::concat(vec![a.clone(), copies]);
+    result.symbols = merge_symbols(&a.symbols, &b.symbols);
+    Ok(result)
+}
+
+/// `logical_product(A, T)` for a static tiler by mode over a dynamic A.
+pub fn logical_product_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    by_mode(a, t, &|a, b| logical_product(a, &DynLayout::from_layout(b)))
+}
+
+fn pad(l: &DynLayout, r: usize) -> DynLayout {
+    if l.rank() >= r {
+        return l.clone();
+    }
+    let mut modes = l.modes();
+    while modes.len() < r {
+        modes.push(l.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))));
+    }
+    DynLayout::concat(modes)
+}
+
+/// `blocked_product(A, B)` (`raked = false`) or `raked_product(A, B)` over symbols, as
+/// layout-core pairs the modes of the logical product of the padded operands.
+pub fn zip_product(a: &DynLayout, b: &DynLayout, raked: bool) -> Result<DynLayout, DynError> {
+    let r = a.rank().max(b.rank());
+    let (ap, bp) = (pad(a, r), pad(b, r));
+    let p = logical_product(&ap, &bp)?;
+    let (blocks, grids) = (p.mode(0)?, p.mode(1)?);
+    let parts = |part: DynLayout, operand: &DynLayout| {
+        if matches!(operand.shape, SymTuple::Leaf(_)) { vec![part] } else { part.modes() }
+    };
+    let (blocks, grids) = (parts(blocks, &ap), parts(grids, &bp));
+    let pairs: Vec<DynLayout> = blocks
+        .into_iter()
+        .zip(grids)
+        .map(|(x, g)| DynLayout::concat(if raked { vec![g, x] } else { vec![x, g] }))
+        .collect();
+    let mut out = DynLayout::concat(pairs);
+    out.symbols = p.symbols;
+    Ok(out)
+}

@@ -18,6 +18,7 @@
 //! assert_eq!(l.substitute(&v).unwrap().to_string(), "((8,2),(8,1)):((1,8),(20,160))");
 //! ```
 
+mod edge;
 mod eval;
 mod layout;
 mod solve;
@@ -27,10 +28,11 @@ use std::borrow::Cow;
 
 use thiserror::Error;
 
+pub use edge::{EdgeGrid, EdgeMode, EdgeTiles, local_tile_edge};
 pub use eval::{DynEnv, DynValue, evaluate_dynamic, evaluate_dynamic_expr, mentions_symbols, parse_facts};
 pub use layout::{
-    DynLayout, SymTuple, compose, composition_tiler, local_partition, local_tile, logical_divide, logical_divide_tiler,
-    slice, tiled_divide, zipped_divide,
+    DynLayout, SymTuple, complement, compose, composition_tiler, local_partition, local_tile, logical_divide,
+    logical_divide_tiler, logical_product, logical_product_tiler, slice, tiled_divide, zip_product, zipped_divide,
 };
 pub use solve::{Cond, CondKind, Condition, Rel, Solver};
 pub use symint::SymInt;
