@@ -165,6 +165,22 @@ pub trait Kernel<T> {
         alpha: T,
         beta: T,
     );
+
+    /// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of
+    /// `w` rows, as [`pack`] (which is the default; levels override it with SIMD copies and
+    /// register transposes).
+    ///
+    /// # Safety
+    /// As [`pack`]; the CPU has the kernel's features.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn pack(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize)
+    where
+        T: GemmScalar,
+    {
+        // SAFETY: the caller's.
+        unsafe { pack(w, dst, src, s_i, s_p, len, kc) }
+    }
 }
 
 /// A level's direct kernel for small problems: A read in place.
@@ -323,7 +339,7 @@ fn with_scratch<R>(bytes: usize, f: impl FnOnce(*mut u8) -> R) -> R {
 /// The block's elements are readable; `dst` has `len.next_multiple_of(w)·kc` writable
 /// elements.
 #[inline(always)]
-unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize) {
+pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize) {
     let mut i0 = 0;
     while i0 < len {
         let rows = w.min(len - i0);
@@ -405,7 +421,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 // `nc_max·kc_max ≥ nc.next_multiple_of(nr)·kc` elements.
                 unsafe {
                     let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
-                    pack(nr, bp, b, p.b_cs, p.b_rs, nc, kc);
+                    K::pack(nr, bp, b, p.b_cs, p.b_rs, nc, kc);
                 }
                 let mut ic = 0;
                 while ic < p.m {
@@ -414,7 +430,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
                     unsafe {
                         let a = p.a.offset(ic as isize * p.a_rs + pc as isize * p.a_cs);
-                        pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
+                        K::pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
                     }
                     let mut jr = 0;
                     while jr < nc {

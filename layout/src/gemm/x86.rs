@@ -2,7 +2,7 @@
 //! registers) and one `#[target_feature]` entry per level and type into which the blocked
 //! driver, the packing and the small-problem loop inline.
 
-use super::driver::{Direct, Kernel, Problem, blocked, direct, write_back};
+use super::driver::{Direct, Kernel, Problem, blocked, direct, pack, write_back};
 use core::arch::x86_64::*;
 
 /// Expands `$body` once per listed value, with `$v` bound to it (a `usize` constant), so that
@@ -283,10 +283,140 @@ direct_kernel!(direct_avx2_f32, "avx2,fma", f32, 8, 2 x 4, [0 1], [0 1 2 3],
 direct_kernel!(direct_avx2_f64, "avx2,fma", f64, 4, 2 x 4, [0 1], [0 1 2 3],
     _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
 
+/// The 16×16 register transpose of AVX-512 f32: `r[i]` lane `j` becomes `r[j]` lane `i`
+/// (unpacks within 128-bit lanes, then two rounds of 128-bit lane shuffles).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+#[inline]
+fn transpose16_ps(r: &mut [__m512; 16]) {
+    let mut t = [_mm512_setzero_ps(); 16];
+    unroll!(i in [0 1 2 3 4 5 6 7] {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    });
+    // `u[4i + q]`, 128-bit lane `l`: column `4l + q` of rows `4i..4i + 4`.
+    let mut u = [_mm512_setzero_ps(); 16];
+    unroll!(i in [0 1 2 3] {
+        let (t0, t1) = (_mm512_castps_pd(t[4 * i]), _mm512_castps_pd(t[4 * i + 1]));
+        let (t2, t3) = (_mm512_castps_pd(t[4 * i + 2]), _mm512_castps_pd(t[4 * i + 3]));
+        u[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
+        u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
+        u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
+        u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
+    });
+    unroll!(q in [0 1 2 3] {
+        let v = _mm512_shuffle_f32x4::<0x88>(u[q], u[4 + q]);
+        let w = _mm512_shuffle_f32x4::<0xDD>(u[q], u[4 + q]);
+        let v2 = _mm512_shuffle_f32x4::<0x88>(u[8 + q], u[12 + q]);
+        let w2 = _mm512_shuffle_f32x4::<0xDD>(u[8 + q], u[12 + q]);
+        r[q] = _mm512_shuffle_f32x4::<0x88>(v, v2);
+        r[8 + q] = _mm512_shuffle_f32x4::<0xDD>(v, v2);
+        r[4 + q] = _mm512_shuffle_f32x4::<0x88>(w, w2);
+        r[12 + q] = _mm512_shuffle_f32x4::<0xDD>(w, w2);
+    });
+}
+
+/// The 8×8 register transpose of AVX-512 f64 (as [`transpose16_ps`], one unpack round).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+#[inline]
+fn transpose8_pd(r: &mut [__m512d; 8]) {
+    // `t[2i + q]`, 128-bit lane `l`: column `2l + q` of rows `2i, 2i + 1`.
+    let mut t = [_mm512_setzero_pd(); 8];
+    unroll!(i in [0 1 2 3] {
+        t[2 * i] = _mm512_unpacklo_pd(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_pd(r[2 * i], r[2 * i + 1]);
+    });
+    unroll!(q in [0 1] {
+        let v = _mm512_shuffle_f64x2::<0x88>(t[q], t[2 + q]);
+        let w = _mm512_shuffle_f64x2::<0xDD>(t[q], t[2 + q]);
+        let v2 = _mm512_shuffle_f64x2::<0x88>(t[4 + q], t[6 + q]);
+        let w2 = _mm512_shuffle_f64x2::<0xDD>(t[4 + q], t[6 + q]);
+        r[q] = _mm512_shuffle_f64x2::<0x88>(v, v2);
+        r[4 + q] = _mm512_shuffle_f64x2::<0xDD>(v, v2);
+        r[2 + q] = _mm512_shuffle_f64x2::<0x88>(w, w2);
+        r[6 + q] = _mm512_shuffle_f64x2::<0xDD>(w, w2);
+    });
+}
+
+/// An AVX-512 packer with the contract of `driver::pack` (at most 4 vectors per panel
+/// width): masked vector copies when the block is contiguous along the panel (`s_i = 1`),
+/// register transposes of `lanes × lanes` blocks when it is contiguous along k (`s_p = 1`,
+/// a column-major B or a row-major A), the generic gather otherwise. Masked-off lanes of a
+/// load are zeros, which pads the last panel; masked-off lanes of a store are not written.
+macro_rules! pack_avx512 {
+    ($name:ident, $t:ty, $v:ty, $lanes:literal, $ls:tt, $mask:ident, $mload:ident, $mstore:ident, $zero:ident, $transpose:ident) => {
+        /// # Safety
+        /// As `driver::pack`, with `w ≤ 4·lanes`; the CPU has the features.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        unsafe fn $name(w: usize, dst: *mut $t, src: *const $t, s_i: isize, s_p: isize, len: usize, kc: usize) {
+            debug_assert!(w <= 4 * $lanes);
+            if s_i != 1 && s_p != 1 {
+                // SAFETY: the caller's.
+                return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
+            }
+            let chunks = w.div_ceil($lanes);
+            let mut i0 = 0;
+            while i0 < len {
+                let rows = w.min(len - i0);
+                // SAFETY: panel `i0 / w` of `dst` (`w·kc` elements) and rows `i0..i0 + rows`
+                // of the block; the masks keep every access to rows `< rows`, columns `< kc`
+                // of the source and to the panel's `w` columns of `kc` rows in `dst`.
+                unsafe {
+                    let d = dst.add(i0 * kc);
+                    let s = src.offset(i0 as isize * s_i);
+                    if s_i == 1 {
+                        let mut lm = [$mask(0); 4];
+                        let mut sm = [$mask(0); 4];
+                        for ch in 0..chunks {
+                            lm[ch] = $mask(rows.saturating_sub(ch * $lanes).min($lanes));
+                            sm[ch] = $mask((w - ch * $lanes).min($lanes));
+                        }
+                        for p in 0..kc {
+                            let sp = s.offset(p as isize * s_p);
+                            let dp = d.add(p * w);
+                            for ch in 0..chunks {
+                                $mstore(dp.add(ch * $lanes), sm[ch], $mload(sp.add(ch * $lanes), lm[ch]));
+                            }
+                        }
+                    } else {
+                        for ch in 0..chunks {
+                            let ic = ch * $lanes;
+                            let ni = rows.saturating_sub(ic).min($lanes);
+                            let sm = $mask((w - ic).min($lanes));
+                            let mut p0 = 0;
+                            while p0 < kc {
+                                let np = (kc - p0).min($lanes);
+                                let lm = $mask(np);
+                                let mut r: [$v; $lanes] = [$zero(); $lanes];
+                                unroll!(i in $ls {
+                                    if i < ni {
+                                        r[i] = $mload(s.offset((ic + i) as isize * s_i).add(p0), lm);
+                                    }
+                                });
+                                $transpose(&mut r);
+                                unroll!(q in $ls {
+                                    if q < np {
+                                        $mstore(d.add((p0 + q) * w + ic), sm, r[q]);
+                                    }
+                                });
+                                p0 += $lanes;
+                            }
+                        }
+                    }
+                }
+                i0 += w;
+            }
+        }
+    };
+}
+
+pack_avx512!(pack_avx512_f32, f32, __m512, 16, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15], mask16, mload16_ps, mstore16_ps,
+    _mm512_setzero_ps, transpose16_ps);
+pack_avx512!(pack_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], mask8, mload8_pd, mstore8_pd, _mm512_setzero_pd, transpose8_pd);
+
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
     ($k:ident, $t:ty, $micro:ident, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
-     $direct:ident, $dmr:literal x $dnr:literal) => {
+     $direct:ident, $dmr:literal x $dnr:literal $(; pack $pack:ident)?) => {
         struct $k;
 
         impl Kernel<$t> for $k {
@@ -313,6 +443,14 @@ macro_rules! kernel {
                 // level, which run only when the CPU has the features.
                 unsafe { $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta) }
             }
+
+            $(
+            #[inline(always)]
+            unsafe fn pack(w: usize, dst: *mut $t, src: *const $t, s_i: isize, s_p: isize, len: usize, kc: usize) {
+                // SAFETY: the caller's bounds; runs only from the entries of its level.
+                unsafe { $pack(w, dst, src, s_i, s_p, len, kc) }
+            }
+            )?
         }
 
         impl Direct<$t> for $k {
@@ -342,8 +480,8 @@ macro_rules! kernel {
     };
 }
 
-kernel!(Avx512F32, f32, micro_avx512_f32, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6);
-kernel!(Avx512F64, f64, micro_avx512_f64, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6);
+kernel!(Avx512F32, f32, micro_avx512_f32, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32);
+kernel!(Avx512F64, f64, micro_avx512_f64, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64);
 kernel!(Avx2F32, f32, micro_avx2_f32, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
 kernel!(Avx2F64, f64, micro_avx2_f64, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
 
