@@ -19,8 +19,9 @@ macro_rules! unroll {
 /// written back with vector loads and stores, others through a buffer.
 macro_rules! micro {
     (
-        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal, $is:tt, $js:tt,
-        $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident
+        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal / $bs:literal, $is:tt, $js:tt,
+        $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident,
+        $mask:ident, $mload:ident, $mstore:ident
     ) => {
         /// # Safety
         /// As `Kernel::micro`; the CPU has the features.
@@ -41,8 +42,9 @@ macro_rules! micro {
             const MR: usize = $mv * $lanes;
             let mut acc = [[$zero(); $nr]; $mv];
             let (mut a, mut b) = (a, b);
-            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·NR..(p+1)·NR]`, inside
-            // the packed panels (the caller's bound).
+            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·BS..p·BS + NR]` (`BS`
+            // the packed panel's width, `NR ≤ BS`), inside the packed panels (the caller's
+            // bound).
             unsafe {
                 for _ in 0..kc {
                     let mut av = [$zero(); $mv];
@@ -52,7 +54,7 @@ macro_rules! micro {
                         unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
                     });
                     a = a.add(MR);
-                    b = b.add($nr);
+                    b = b.add($bs);
                 }
             }
             let va = $set1(alpha);
@@ -75,6 +77,32 @@ macro_rules! micro {
                         });
                     }
                 }
+            } else if rs == 1 {
+                // An edge tile: masked stores of rows `< mr`, columns `< nr`.
+                let mut mk = [$mask(0); $mv];
+                unroll!(i in $is { mk[i] = $mask(mr.saturating_sub(i * $lanes).min($lanes)); });
+                // SAFETY: columns `j < nr`, rows `i < mr` (masked) of the tile: elements of C.
+                unsafe {
+                    if beta == 0.0 {
+                        unroll!(j in $js {
+                            if j < nr {
+                                let cj = c.wrapping_offset(j as isize * cs);
+                                unroll!(i in $is { $mstore(cj.wrapping_add(i * $lanes), mk[i], $mul(va, acc[i][j])); });
+                            }
+                        });
+                    } else {
+                        let vb = $set1(beta);
+                        unroll!(j in $js {
+                            if j < nr {
+                                let cj = c.wrapping_offset(j as isize * cs);
+                                unroll!(i in $is {
+                                    let old = $mload(cj.wrapping_add(i * $lanes), mk[i]);
+                                    $mstore(cj.wrapping_add(i * $lanes), mk[i], $fmadd(vb, old, $mul(va, acc[i][j])));
+                                });
+                            }
+                        });
+                    }
+                }
             } else {
                 let mut buf = [0.0; MR * $nr];
                 // SAFETY: column `j`, vector `i` of the tile is `buf[j·MR + i·lanes..][..lanes]`.
@@ -89,15 +117,6 @@ macro_rules! micro {
         }
     };
 }
-
-micro!(micro_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
-    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps);
-micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
-    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd);
-micro!(micro_avx2_f32, "avx2,fma", f32, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
-    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps);
-micro!(micro_avx2_f64, "avx2,fma", f64, 4, 2 x 6, [0 1], [0 1 2 3 4 5],
-    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd);
 
 /// A direct micro-kernel for small problems (see `Direct::kernel`): like `micro!`, but A is
 /// read in place (rows contiguous, `a_cs` between columns) with masked loads for the rows
@@ -274,6 +293,29 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
     unsafe { _mm256_maskstore_pd(p, m, v) }
 }
 
+// The full tiles, and narrower ones over the same packed B panel (`/ 12`, `/ 6`: its width)
+// for the last columns, so that an edge of 4 columns does not run 12.
+micro!(micro_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12 / 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+micro!(micro_avx512_f32_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 8 / 12, [0 1], [0 1 2 3 4 5 6 7],
+    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+micro!(micro_avx512_f32_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 4 / 12, [0 1], [0 1 2 3],
+    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12 / 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
+micro!(micro_avx512_f64_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 8 / 12, [0 1], [0 1 2 3 4 5 6 7],
+    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
+micro!(micro_avx512_f64_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 4 / 12, [0 1], [0 1 2 3],
+    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
+micro!(micro_avx2_f32, "avx2,fma", f32, 8, 2 x 6 / 6, [0 1], [0 1 2 3 4 5],
+    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
+micro!(micro_avx2_f32_n3, "avx2,fma", f32, 8, 2 x 3 / 6, [0 1], [0 1 2],
+    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
+micro!(micro_avx2_f64, "avx2,fma", f64, 4, 2 x 6 / 6, [0 1], [0 1 2 3 4 5],
+    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+micro!(micro_avx2_f64_n3, "avx2,fma", f64, 4, 2 x 3 / 6, [0 1], [0 1 2],
+    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+
 direct_kernel!(direct_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 6, [0 1], [0 1 2 3 4 5],
     _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
 direct_kernel!(direct_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
@@ -415,7 +457,7 @@ pack_avx512!(pack_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], mask8, mload8_
 
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
-    ($k:ident, $t:ty, $micro:ident, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
+    ($k:ident, $t:ty, $micro:ident $(| $narrow:ident $nw:literal)*, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
      $direct:ident, $dmr:literal x $dnr:literal $(; pack $pack:ident)?) => {
         struct $k;
 
@@ -441,7 +483,12 @@ macro_rules! kernel {
             ) {
                 // SAFETY: the caller's bounds; this kernel runs only from the entries of its
                 // level, which run only when the CPU has the features.
-                unsafe { $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta) }
+                unsafe {
+                    // The narrowest kernel that covers the tile's columns (listed narrowest
+                    // first).
+                    $( if nr <= $nw { return $narrow(kc, a, b, c, rs, cs, mr, nr, alpha, beta); } )*
+                    $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta)
+                }
             }
 
             $(
@@ -480,10 +527,10 @@ macro_rules! kernel {
     };
 }
 
-kernel!(Avx512F32, f32, micro_avx512_f32, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32);
-kernel!(Avx512F64, f64, micro_avx512_f64, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64);
-kernel!(Avx2F32, f32, micro_avx2_f32, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
-kernel!(Avx2F64, f64, micro_avx2_f64, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
+kernel!(Avx512F32, f32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32);
+kernel!(Avx512F64, f64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64);
+kernel!(Avx2F32, f32, micro_avx2_f32 | micro_avx2_f32_n3 3, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
+kernel!(Avx2F64, f64, micro_avx2_f64 | micro_avx2_f64_n3 3, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
 
 macro_rules! entry {
     ($name:ident, $feat:expr, $t:ty, $k:ty) => {
