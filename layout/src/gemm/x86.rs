@@ -19,7 +19,7 @@ macro_rules! unroll {
 /// written back with vector loads and stores, others through a buffer.
 macro_rules! micro {
     (
-        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal / $bs:literal, $is:tt, $js:tt,
+        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal / ($bj:expr, $bs:expr), $is:tt, $js:tt,
         $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident,
         $mask:ident, $mload:ident, $mstore:ident
     ) => {
@@ -41,16 +41,25 @@ macro_rules! micro {
         ) {
             const MR: usize = $mv * $lanes;
             let mut acc = [[$zero(); $nr]; $mv];
+            // Prefetch the tile of C (its first and last element per column): the stores at
+            // the end then do not wait for the lines.
+            unroll!(j in $js {
+                if j < nr {
+                    let cj = c.wrapping_offset(j as isize * cs);
+                    _mm_prefetch::<_MM_HINT_T0>(cj.cast::<i8>());
+                    _mm_prefetch::<_MM_HINT_T0>(cj.wrapping_offset((mr as isize - 1) * rs).cast::<i8>());
+                }
+            });
             let (mut a, mut b) = (a, b);
-            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·BS..p·BS + NR]` (`BS`
-            // the packed panel's width, `NR ≤ BS`), inside the packed panels (the caller's
-            // bound).
+            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·BS + j·BJ]` for `j < NR`
+            // (`(BJ, BS)` the packed B panel's strides, `(1, KC)` or `(NR_full, 1)`), inside the
+            // packed panels (the caller's bound).
             unsafe {
                 for _ in 0..kc {
                     let mut av = [$zero(); $mv];
                     unroll!(i in $is { av[i] = $loadu(a.add(i * $lanes)); });
                     unroll!(j in $js {
-                        let bj = $set1(*b.add(j));
+                        let bj = $set1(*b.add(j * $bj));
                         unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
                     });
                     a = a.add(MR);
@@ -293,27 +302,30 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
     unsafe { _mm256_maskstore_pd(p, m, v) }
 }
 
-// The full tiles, and narrower ones over the same packed B panel (`/ 12`, `/ 6`: its width)
-// for the last columns, so that an edge of 4 columns does not run 12.
-micro!(micro_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12 / 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+// The full tiles, and narrower ones over the same packed B panel for the last columns, so
+// that an edge of 4 columns does not run 12. `/ (BJ, BS)`: the strides of the packed B panel
+// along j and k: AVX-512 panels are column-major with a fixed column stride `KC` (packing a
+// column-major B is then a copy, and the broadcasts' offsets are immediates), AVX2 ones
+// `NR` elements per step of k.
+micro!(micro_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12 / (384, 1), [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
     _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
-micro!(micro_avx512_f32_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 8 / 12, [0 1], [0 1 2 3 4 5 6 7],
+micro!(micro_avx512_f32_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 8 / (384, 1), [0 1], [0 1 2 3 4 5 6 7],
     _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
-micro!(micro_avx512_f32_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 4 / 12, [0 1], [0 1 2 3],
+micro!(micro_avx512_f32_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 4 / (384, 1), [0 1], [0 1 2 3],
     _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
-micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12 / 12, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12 / (256, 1), [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
     _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
-micro!(micro_avx512_f64_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 8 / 12, [0 1], [0 1 2 3 4 5 6 7],
+micro!(micro_avx512_f64_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 8 / (256, 1), [0 1], [0 1 2 3 4 5 6 7],
     _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
-micro!(micro_avx512_f64_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 4 / 12, [0 1], [0 1 2 3],
+micro!(micro_avx512_f64_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 4 / (256, 1), [0 1], [0 1 2 3],
     _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
-micro!(micro_avx2_f32, "avx2,fma", f32, 8, 2 x 6 / 6, [0 1], [0 1 2 3 4 5],
+micro!(micro_avx2_f32, "avx2,fma", f32, 8, 2 x 6 / (1, 6), [0 1], [0 1 2 3 4 5],
     _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
-micro!(micro_avx2_f32_n3, "avx2,fma", f32, 8, 2 x 3 / 6, [0 1], [0 1 2],
+micro!(micro_avx2_f32_n3, "avx2,fma", f32, 8, 2 x 3 / (1, 6), [0 1], [0 1 2],
     _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
-micro!(micro_avx2_f64, "avx2,fma", f64, 4, 2 x 6 / 6, [0 1], [0 1 2 3 4 5],
+micro!(micro_avx2_f64, "avx2,fma", f64, 4, 2 x 6 / (1, 6), [0 1], [0 1 2 3 4 5],
     _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
-micro!(micro_avx2_f64_n3, "avx2,fma", f64, 4, 2 x 3 / 6, [0 1], [0 1 2],
+micro!(micro_avx2_f64_n3, "avx2,fma", f64, 4, 2 x 3 / (1, 6), [0 1], [0 1 2],
     _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
 
 direct_kernel!(direct_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 6, [0 1], [0 1 2 3 4 5],
@@ -455,10 +467,87 @@ pack_avx512!(pack_avx512_f32, f32, __m512, 16, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 
     _mm512_setzero_ps, transpose16_ps);
 pack_avx512!(pack_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], mask8, mload8_pd, mstore8_pd, _mm512_setzero_pd, transpose8_pd);
 
+/// The B packer of the AVX-512 kernels: panels of `NR` columns, column `j` of a panel at
+/// `j·KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over `(k, j)`), zero columns past the block's
+/// edge. A column-major B (`s_p = 1`) is copied with vector loads and stores; a row-major one
+/// (`s_j = 1`) transposed in `lanes × lanes` register blocks; others gathered.
+macro_rules! pack_b_avx512 {
+    ($name:ident, $t:ty, $v:ty, $lanes:literal, $ls:tt, $nr:literal, $kcs:literal, $mask:ident, $mload:ident,
+     $mstore:ident, $zero:ident, $transpose:ident) => {
+        /// # Safety
+        /// As `Kernel::pack_b` with `kc ≤ KC`; the CPU has the features.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+        unsafe fn $name(dst: *mut $t, src: *const $t, s_j: isize, s_p: isize, len: usize, kc: usize) {
+            debug_assert!(kc <= $kcs);
+            let mut j0 = 0;
+            while j0 < len {
+                let cols = ($nr).min(len - j0);
+                // SAFETY: panel `j0 / NR` of `dst` (`NR·KC` elements, of which columns `< NR`,
+                // rows `< kc ≤ KC` are written) and columns `j0..j0 + cols`, rows `< kc` of the
+                // block (the masks keep the loads inside them).
+                unsafe {
+                    let d = dst.add(j0 / $nr * ($nr * $kcs));
+                    let s = src.offset(j0 as isize * s_j);
+                    if s_p == 1 {
+                        for j in 0..$nr {
+                            let (sj, dj) = (s.offset(j as isize * s_j), d.add(j * $kcs));
+                            let mut p = 0;
+                            while p < kc {
+                                let m = $mask((kc - p).min($lanes));
+                                let v = if j < cols { $mload(sj.add(p), m) } else { $zero() };
+                                $mstore(dj.add(p), m, v);
+                                p += $lanes;
+                            }
+                        }
+                    } else if s_j == 1 {
+                        let mut jc = 0;
+                        while jc < $nr {
+                            let nj = cols.saturating_sub(jc).min($lanes);
+                            let lm = $mask(nj);
+                            let mut p0 = 0;
+                            while p0 < kc {
+                                let np = (kc - p0).min($lanes);
+                                let sm = $mask(np);
+                                let mut r: [$v; $lanes] = [$zero(); $lanes];
+                                unroll!(q in $ls {
+                                    if q < np {
+                                        r[q] = $mload(s.offset((p0 + q) as isize * s_p).add(jc), lm);
+                                    }
+                                });
+                                $transpose(&mut r);
+                                unroll!(j in $ls {
+                                    if jc + j < $nr {
+                                        $mstore(d.add((jc + j) * $kcs + p0), sm, r[j]);
+                                    }
+                                });
+                                p0 += $lanes;
+                            }
+                            jc += $lanes;
+                        }
+                    } else {
+                        for j in 0..$nr {
+                            for p in 0..kc {
+                                *d.add(j * $kcs + p) =
+                                    if j < cols { *s.offset(j as isize * s_j + p as isize * s_p) } else { 0.0 };
+                            }
+                        }
+                    }
+                }
+                j0 += $nr;
+            }
+        }
+    };
+}
+
+pack_b_avx512!(pack_b_avx512_f32, f32, __m512, 16, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15], 12, 384, mask16, mload16_ps,
+    mstore16_ps, _mm512_setzero_ps, transpose16_ps);
+pack_b_avx512!(pack_b_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], 12, 256, mask8, mload8_pd, mstore8_pd,
+    _mm512_setzero_pd, transpose8_pd);
+
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
     ($k:ident, $t:ty, $micro:ident $(| $narrow:ident $nw:literal)*, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
-     $direct:ident, $dmr:literal x $dnr:literal $(; pack $pack:ident)?) => {
+     $direct:ident, $dmr:literal x $dnr:literal $(; pack $pack:ident, $pack_b:ident)?) => {
         struct $k;
 
         impl Kernel<$t> for $k {
@@ -497,6 +586,17 @@ macro_rules! kernel {
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
                 unsafe { $pack(w, dst, src, s_i, s_p, len, kc) }
             }
+
+            #[inline(always)]
+            fn b_panel(_kc: usize) -> usize {
+                $nr * $kc
+            }
+
+            #[inline(always)]
+            unsafe fn pack_b(dst: *mut $t, src: *const $t, s_j: isize, s_p: isize, len: usize, kc: usize) {
+                // SAFETY: the caller's bounds (`kc ≤ KC`, the driver's blocks); as above.
+                unsafe { $pack_b(dst, src, s_j, s_p, len, kc) }
+            }
             )?
         }
 
@@ -527,8 +627,8 @@ macro_rules! kernel {
     };
 }
 
-kernel!(Avx512F32, f32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32);
-kernel!(Avx512F64, f64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64);
+kernel!(Avx512F32, f32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32, pack_b_avx512_f32);
+kernel!(Avx512F64, f64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64, pack_b_avx512_f64);
 kernel!(Avx2F32, f32, micro_avx2_f32 | micro_avx2_f32_n3 3, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
 kernel!(Avx2F64, f64, micro_avx2_f64 | micro_avx2_f64_n3 3, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
 
