@@ -629,6 +629,10 @@ macro_rules! kernel {
 
 kernel!(Avx512F32, f32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32, pack_b_avx512_f32);
 kernel!(Avx512F64, f64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64, pack_b_avx512_f64);
+// The AVX-512 B panels' column stride is `KC` (the `/ (384, 1)`, `/ (256, 1)` of the
+// micro-kernels and the packers' `384`, `256` above).
+const _: () = assert!(<Avx512F32 as Kernel<f32>>::KC == 384 && <Avx512F64 as Kernel<f64>>::KC == 256);
+
 kernel!(Avx2F32, f32, micro_avx2_f32 | micro_avx2_f32_n3 3, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
 kernel!(Avx2F64, f64, micro_avx2_f64 | micro_avx2_f64_n3 3, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
 
