@@ -8,7 +8,7 @@
 //! - `gemm_shapes/f32/NAME`: tall-skinny, wide, K small and transposed operands, one thread.
 //!
 //! Throughput is `2·m·n·k` elements, so criterion's "elem/s" is FLOP/s.
-//! Run: `cd bench && cargo bench --bench gemm` (ratios: `python3 tables.py`).
+//! Run: `cd bench && cargo bench --bench gemm > out.txt 2>&1` (table: `python3 gemm-table.py out.txt`).
 
 use std::hint::black_box;
 
