@@ -23,3 +23,11 @@ for g in order:
     r = rows[g]
     ratio = r.get("layout", 0) / r["faer"] if r.get("faer") else 0
     print(f"| {g} | {r.get('layout', 0):.1f} | {r.get('faer', 0):.1f} | {r.get('gemm', 0):.1f} | {ratio:.2f} |")
+small = [g for g in order if "static" in rows[g]]
+if small:
+    print("\nStatic `layout!` gemm items (the straight-line kernel) on the same sizes:\n")
+    print("| case | static | layout (run time) | faer | static / faer |\n|---|---|---|---|---|")
+    for g in small:
+        r = rows[g]
+        ratio = r["static"] / r["faer"] if r.get("faer") else 0
+        print(f"| {g} | {r['static']:.1f} | {r.get('layout', 0):.1f} | {r.get('faer', 0):.1f} | {ratio:.2f} |")

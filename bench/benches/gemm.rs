@@ -1,12 +1,14 @@
 //! The run-time GEMM engine (`layout::gemm`) against faer 0.24 and the gemm crate 0.19, in one
 //! run, column-major `C = A·B` (β = 0) unless the group says otherwise:
 //! - `gemm_1t/{f32,f64}/n`: one thread, square n = 256, 512, 1024, 2048;
-//! - `gemm_small/{f32,f64}/n`: n = 4, 8, 16, 32 (one thread: below the parallel threshold);
+//! - `gemm_small/{f32,f64}/n`: n = 4, 8, 16, 32 (one thread: below the parallel threshold):
+//!   `layout` is the run-time engine (`layout::gemm::gemm`, its direct path), `static` a
+//!   `layout!` `gemm` item with every extent and stride known (the straight-line kernel);
 //! - `gemm_2t/{f32,f64}/n`: two threads, n = 512, 1024, 2048;
 //! - `gemm_shapes/f32/NAME`: tall-skinny, wide, K small and transposed operands, one thread.
 //!
 //! Throughput is `2·m·n·k` elements, so criterion's "elem/s" is FLOP/s.
-//! Run: `cd bench && cargo bench --bench gemm` (ratios: `python3 tables.py`).
+//! Run: `cd bench && cargo bench --bench gemm > out.txt 2>&1` (table: `python3 gemm-table.py out.txt`).
 
 use std::hint::black_box;
 
@@ -15,14 +17,39 @@ use faer::linalg::matmul::matmul as faer_matmul;
 use faer::{Accum, Par};
 use gemm_peer::Parallelism;
 use layout::gemm::{GemmScalar, gemm};
+use layout::layout;
+
+// The static small problems: NN, column-major A and C, B given as (N,K) with k contiguous
+// (B as a column-major K×N matrix), as the run-time cases.
+layout! {
+    pub fn s32_4 = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
+    pub fn s32_8 = gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
+    pub fn s32_16 = gemm(f32, (16,16):(1,16), (16,16):(16,1), (16,16):(1,16));
+    pub fn s32_32 = gemm(f32, (32,32):(1,32), (32,32):(32,1), (32,32):(1,32));
+    pub fn s64_4 = gemm(f64, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
+    pub fn s64_8 = gemm(f64, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
+    pub fn s64_16 = gemm(f64, (16,16):(1,16), (16,16):(16,1), (16,16):(1,16));
+    pub fn s64_32 = gemm(f64, (32,32):(1,32), (32,32):(32,1), (32,32):(1,32));
+}
 
 trait Elem: GemmScalar + faer::traits::ComplexField + Default {
     const NAME: &'static str;
+    /// `c = a·b` by the static item of size n (4, 8, 16 or 32), called directly.
+    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]);
     fn from_f64(x: f64) -> Self;
 }
 
 impl Elem for f32 {
     const NAME: &'static str = "f32";
+    #[inline(always)]
+    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]) {
+        match n {
+            4 => s32_4(1.0, a, b, 0.0, c),
+            8 => s32_8(1.0, a, b, 0.0, c),
+            16 => s32_16(1.0, a, b, 0.0, c),
+            _ => s32_32(1.0, a, b, 0.0, c),
+        }
+    }
     fn from_f64(x: f64) -> Self {
         x as f32
     }
@@ -30,6 +57,15 @@ impl Elem for f32 {
 
 impl Elem for f64 {
     const NAME: &'static str = "f64";
+    #[inline(always)]
+    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]) {
+        match n {
+            4 => s64_4(1.0, a, b, 0.0, c),
+            8 => s64_8(1.0, a, b, 0.0, c),
+            16 => s64_16(1.0, a, b, 0.0, c),
+            _ => s64_32(1.0, a, b, 0.0, c),
+        }
+    }
     fn from_f64(x: f64) -> Self {
         x
     }
@@ -162,6 +198,7 @@ fn small<T: Elem>(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("gemm_small/{}/{n}", T::NAME));
         g.throughput(Throughput::Elements((2 * n * n * n) as u64));
         let mut o = Operands::<T>::new(n, n, n, Order::Col, Order::Col);
+        g.bench_function("static", |bch| bch.iter(|| T::run_static(n, black_box(&o.a), &o.b, &mut o.c)));
         g.bench_function("layout", |bch| bch.iter(|| o.layout()));
         g.bench_function("faer", |bch| bch.iter(|| o.faer(Par::Seq)));
         g.bench_function("gemm", |bch| bch.iter(|| o.peer(Parallelism::None)));
@@ -215,7 +252,7 @@ fn all(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(std::time::Duration::from_millis(500)).measurement_time(std::time::Duration::from_secs(2));
+    config = Criterion::default().warm_up_time(std::time::Duration::from_secs(1)).measurement_time(std::time::Duration::from_secs(3));
     targets = all
 }
 criterion_main!(benches);

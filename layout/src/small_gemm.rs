@@ -7,7 +7,9 @@
 use crate::kernels::{Level, level};
 
 /// The element types of a GEMM: `f32` and `f64`.
-pub trait SmallScalar: Copy + PartialEq + core::ops::Mul<Output = Self> + core::ops::Add<Output = Self> {
+pub trait SmallScalar:
+    Copy + PartialEq + core::ops::Mul<Output = Self> + core::ops::Add<Output = Self> + x86::Zmm
+{
     const ZERO: Self;
     /// `a·b + c`, fused when `FUSED` (the FMA levels), else a multiply and an add (a fused
     /// multiply-add without the instruction is a slow library call).
@@ -28,6 +30,14 @@ impl SmallScalar for f64 {
     fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self {
         if FUSED { a.mul_add(b, c) } else { a * b + c }
     }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+mod x86 {
+    /// No vector kernel off x86_64.
+    pub trait Zmm {}
+    impl Zmm for f32 {}
+    impl Zmm for f64 {}
 }
 
 /// `C = alpha·A·B + beta·C` with `A(i,p) = a[i·ARS + p·ACS]`, `B(p,j) = b[p·BRS + j·BCS]`,
@@ -72,6 +82,190 @@ pub unsafe fn small_gemm<
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{SmallScalar, body};
+    use core::arch::x86_64::*;
+
+    /// One AVX-512 vector of the element type and the operations of the register-tiled
+    /// kernel (`LANES` elements; `n`-lane masked loads and stores touch only those lanes).
+    pub trait Zmm: Copy {
+        type V: Copy;
+        const LANES: usize;
+        /// # Safety
+        /// AVX-512F.
+        unsafe fn zero() -> Self::V;
+        /// # Safety
+        /// AVX-512F; the first `n` elements at `p` are readable.
+        unsafe fn load(p: *const Self, n: usize) -> Self::V;
+        /// # Safety
+        /// AVX-512F; the first `n` elements at `p` are writable.
+        unsafe fn store(p: *mut Self, n: usize, v: Self::V);
+        /// # Safety
+        /// AVX-512F.
+        unsafe fn splat(x: Self) -> Self::V;
+        /// `a·b + c`.
+        /// # Safety
+        /// AVX-512F.
+        unsafe fn fma(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+        /// # Safety
+        /// AVX-512F.
+        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V;
+    }
+
+    macro_rules! zmm {
+        ($t:ty, $v:ty, $lanes:literal, $m:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $mul:ident) => {
+            impl Zmm for $t {
+                type V = $v;
+                const LANES: usize = $lanes;
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn zero() -> $v {
+                    $zero()
+                }
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn load(p: *const $t, n: usize) -> $v {
+                    // SAFETY: the caller's; masked-off lanes are not accessed.
+                    unsafe { $load(((1u32 << n) - 1) as $m, p) }
+                }
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn store(p: *mut $t, n: usize, v: $v) {
+                    // SAFETY: the caller's; masked-off lanes are not accessed.
+                    unsafe { $store(p, ((1u32 << n) - 1) as $m, v) }
+                }
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn splat(x: $t) -> $v {
+                    $set1(x)
+                }
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn fma(a: $v, b: $v, c: $v) -> $v {
+                    $fma(a, b, c)
+                }
+                #[inline]
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn mul(a: $v, b: $v) -> $v {
+                    $mul(a, b)
+                }
+            }
+        };
+    }
+
+    zmm!(
+        f32,
+        __m512,
+        16,
+        __mmask16,
+        _mm512_setzero_ps,
+        _mm512_maskz_loadu_ps,
+        _mm512_mask_storeu_ps,
+        _mm512_set1_ps,
+        _mm512_fmadd_ps,
+        _mm512_mul_ps
+    );
+    zmm!(
+        f64,
+        __m512d,
+        8,
+        __mmask8,
+        _mm512_setzero_pd,
+        _mm512_maskz_loadu_pd,
+        _mm512_mask_storeu_pd,
+        _mm512_set1_pd,
+        _mm512_fmadd_pd,
+        _mm512_mul_pd
+    );
+
+    /// Expands `$body` once per listed value, `$v` bound to it as a `usize` constant.
+    macro_rules! unroll {
+        ($v:ident in [$($n:literal)*] $body:block) => {
+            $( { let $v: usize = $n; $body } )*
+        };
+    }
+
+    /// The register-tiled AVX-512 kernel for a column-contiguous A and C (`ARS = CRS = 1`):
+    /// tiles of all M rows (up to 4 vectors) by up to 12 columns (24 accumulators at most)
+    /// of C held in registers over the whole K loop, rows past M masked (every bound a constant, so the guards fold away).
+    ///
+    /// # Safety
+    /// AVX-512F and FMA; `small_gemm`'s bounds; `ARS = CRS = 1`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tiled<
+        T: SmallScalar,
+        const M: usize,
+        const N: usize,
+        const K: usize,
+        const ACS: isize,
+        const BRS: isize,
+        const BCS: isize,
+        const CCS: isize,
+    >(
+        alpha: T,
+        a: *const T,
+        b: *const T,
+        beta: T,
+        c: *mut T,
+    ) {
+        let l = T::LANES;
+        // Rows per tile: all of M (at most 4 vectors: M ≤ 32).
+        let mb = M;
+        let nv = mb.div_ceil(l);
+        // Columns per tile: 24 accumulators at most.
+        let nb = N.min(24 / nv).min(12);
+        // At most 6 column tiles (N ≤ 32, 6 columns or more per tile) and one row tile
+        // (M ≤ 32): unrolled, so every tile's bounds below are constants and its guards fold
+        // away.
+        debug_assert!(M <= 4 * l && N <= 36);
+        unroll!(jt in [0 1 2 3 4 5] {
+            let j0 = jt * nb;
+            unroll!(it in [0] {
+            let i0 = it * mb;
+            if j0 < N && i0 < M {
+                let nj = nb.min(N - j0);
+                let mi = mb.min(M - i0);
+                let mut rows = [0usize; 4];
+                unroll!(v in [0 1 2 3] { rows[v] = mi.saturating_sub(v * l).min(l); });
+                // SAFETY: AVX-512F (this function's features).
+                let z = unsafe { T::zero() };
+                let mut acc = [[z; 12]; 4];
+                // SAFETY: the loads read rows `i0..i0 + mi` of column `p` of A (masked) and
+                // `B(p, j0 + j)` for `j < nj`: offsets the caller vouches for.
+                unsafe {
+                    for p in 0..K as isize {
+                        let ap = a.offset(i0 as isize + p * ACS);
+                        let mut av = [z; 4];
+                        unroll!(v in [0 1 2 3] { if rows[v] > 0 { av[v] = T::load(ap.add(v * l), rows[v]); } });
+                        unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
+                            if j < nj {
+                                let bj = T::splat(*b.offset(p * BRS + (j0 + j) as isize * BCS));
+                                unroll!(v in [0 1 2 3] { if rows[v] > 0 { acc[v][j] = T::fma(av[v], bj, acc[v][j]); } });
+                            }
+                        });
+                    }
+                }
+                // SAFETY: rows `i0..i0 + mi` (masked) of columns `j0 + j`, `j < nj`, of C.
+                unsafe {
+                    let va = T::splat(alpha);
+                    let vb = T::splat(beta);
+                    unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
+                        if j < nj {
+                            let cj = c.offset(i0 as isize + (j0 + j) as isize * CCS);
+                            unroll!(v in [0 1 2 3] {
+                                if rows[v] > 0 {
+                                    let x = <T as Zmm>::mul(va, acc[v][j]);
+                                    let y = if beta == T::ZERO { x } else { T::fma(vb, T::load(cj.add(v * l), rows[v]), x) };
+                                    T::store(cj.add(v * l), rows[v], y);
+                                }
+                            });
+                        }
+                    });
+                }
+            }
+            });
+        });
+    }
 
     #[target_feature(enable = "avx512f,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
@@ -93,6 +287,10 @@ mod x86 {
         beta: T,
         c: *mut T,
     ) {
+        if ARS == 1 && CRS == 1 {
+            // SAFETY: the caller's bounds; this function's features.
+            return unsafe { tiled::<T, M, N, K, ACS, BRS, BCS, CCS>(alpha, a, b, beta, c) };
+        }
         // SAFETY: the caller's bounds (`small_gemm`).
         unsafe { body::<T, M, N, K, ARS, ACS, BRS, BCS, CRS, CCS, true>(alpha, a, b, beta, c) }
     }

@@ -145,11 +145,12 @@ pub trait Kernel<T> {
     /// Columns of the packed B block; a multiple of `NR`.
     const NC: usize;
 
-    /// `C[0..mr, 0..nr] = α·Σ_p a[p·MR + i]·b[p·NR + j] + β·C` (C not read when `β = 0`),
+    /// `C[0..mr, 0..nr] = α·Σ_p a[p·MR + i]·B(p, j) + β·C` (C not read when `β = 0`), B a
+    /// panel packed by [`pack_b`](Kernel::pack_b),
     /// C's element `(i, j)` at `c + i·rs + j·cs`.
     ///
     /// # Safety
-    /// `a` holds `kc·MR` and `b` `kc·NR` readable elements; `mr ≤ MR`, `nr ≤ NR`; the
+    /// `a` holds `kc·MR` and `b` `b_panel(kc)` readable elements; `mr ≤ MR`, `nr ≤ NR`; the
     /// `mr × nr` elements of C are valid (readable unless `β = 0`, writable, distinct); the
     /// CPU has the kernel's features.
     #[allow(clippy::too_many_arguments)]
@@ -165,6 +166,45 @@ pub trait Kernel<T> {
         alpha: T,
         beta: T,
     );
+
+    /// The distance in elements between two packed B panels of depth `kc ≤ KC`.
+    #[inline(always)]
+    fn b_panel(kc: usize) -> usize {
+        Self::NR * kc
+    }
+
+    /// Packs `len` columns of a `kc`-deep block of B (element `(p, j)` at
+    /// `src + p·s_p + j·s_j`) into the panels the micro-kernel reads, panel `j / NR` at
+    /// `dst + (j / NR)·b_panel(kc)`, the last one zero-padded. By default `NR` elements per
+    /// step of k (`((NR,NC/NR),KC):((1,NR·KC),NR)`), as [`pack`].
+    ///
+    /// # Safety
+    /// The block's elements are readable; `dst` has `len.div_ceil(NR)·b_panel(kc)` writable
+    /// elements; the CPU has the kernel's features.
+    #[inline(always)]
+    unsafe fn pack_b(dst: *mut T, src: *const T, s_j: isize, s_p: isize, len: usize, kc: usize)
+    where
+        T: GemmScalar,
+    {
+        // SAFETY: the caller's.
+        unsafe { Self::pack(Self::NR, dst, src, s_j, s_p, len, kc) }
+    }
+
+    /// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of
+    /// `w` rows, as [`pack`] (which is the default; levels override it with SIMD copies and
+    /// register transposes).
+    ///
+    /// # Safety
+    /// As [`pack`]; the CPU has the kernel's features.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn pack(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize)
+    where
+        T: GemmScalar,
+    {
+        // SAFETY: the caller's.
+        unsafe { pack(w, dst, src, s_i, s_p, len, kc) }
+    }
 }
 
 /// A level's direct kernel for small problems: A read in place.
@@ -323,7 +363,7 @@ fn with_scratch<R>(bytes: usize, f: impl FnOnce(*mut u8) -> R) -> R {
 /// The block's elements are readable; `dst` has `len.next_multiple_of(w)·kc` writable
 /// elements.
 #[inline(always)]
-unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize) {
+pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isize, s_p: isize, len: usize, kc: usize) {
     let mut i0 = 0;
     while i0 < len {
         let rows = w.min(len - i0);
@@ -389,10 +429,11 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let mc_max = even(p.m, K::MC, mr);
     let nc_max = even(p.n, K::NC, nr);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
-    let bytes = (a_len + nc_max * kc_max) * core::mem::size_of::<T>();
+    let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
+    let bytes = (a_len + b_len) * core::mem::size_of::<T>();
     with_scratch(bytes, |buf| {
         let ap = buf.cast::<T>();
-        // SAFETY: `a_len` elements into a buffer of `a_len + nc_max·kc_max`.
+        // SAFETY: `a_len` elements into a buffer of `a_len + b_len`.
         let bp = unsafe { ap.add(a_len) };
         let mut jc = 0;
         while jc < p.n {
@@ -402,10 +443,10 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
                 // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
-                // `nc_max·kc_max ≥ nc.next_multiple_of(nr)·kc` elements.
+                // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
                 unsafe {
                     let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
-                    pack(nr, bp, b, p.b_cs, p.b_rs, nc, kc);
+                    K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
                 }
                 let mut ic = 0;
                 while ic < p.m {
@@ -414,7 +455,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
                     unsafe {
                         let a = p.a.offset(ic as isize * p.a_rs + pc as isize * p.a_cs);
-                        pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
+                        K::pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
                     }
                     let mut jr = 0;
                     while jr < nc {
@@ -423,14 +464,14 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                         while ir < mc {
                             let mrr = mr.min(mc - ir);
                             // SAFETY: panels `ir/mr` of `ap` and `jr/nr` of `bp` hold `kc·mr`
-                            // and `kc·nr` packed elements; the tile's `mrr × nrr` elements of
+                            // and `b_panel(kc)` packed elements; the tile's `mrr × nrr` elements of
                             // C are in bounds (the caller's); the features are the caller's.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
                                 K::micro(
                                     kc,
                                     ap.add(ir * kc),
-                                    bp.add(jr * kc),
+                                    bp.add(jr / nr * K::b_panel(kc)),
                                     c,
                                     p.c_rs,
                                     p.c_cs,

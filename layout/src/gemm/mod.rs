@@ -15,12 +15,17 @@
 //! - Small problems (`m·n·k ≤ 32³` and every extent at most 64) run a direct register-blocked
 //!   loop over the strided operands, without packing.
 //! - Larger ones are blocked as in BLIS: for each `NC` columns of B and `KC` of the inner
-//!   dimension, B is packed into `KC×NR` micro-panels (`((NR,NC/NR),KC):((1,NR·KC),NR)`); for
-//!   each `MC` rows of A, A into `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`); the
-//!   micro-kernel then keeps an `MR×NR` tile of C in registers over `KC` rank-1 updates.
-//!   Packing is a vector copy when the source is contiguous along the panel's short side, a
-//!   blocked transpose when contiguous along k, a gather otherwise; edge panels are
-//!   zero-padded and their tiles written back through a small buffer.
+//!   dimension, B is packed into `KC×NR` micro-panels; for each `MC` rows of A, A into
+//!   `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`); the micro-kernel then keeps an
+//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. AVX-512 B panels are
+//!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
+//!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
+//!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
+//!   packing is masked vector copies when the source is contiguous along the panel's layout,
+//!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
+//!   gather otherwise; the other levels copy or transpose in scalar blocks. Edge panels are
+//!   zero-padded; edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
+//!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
 //!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4.
 //! - With the `rayon` feature and `m·n·k ≥ 2²¹`, the larger of m and n is split across the
