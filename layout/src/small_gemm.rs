@@ -120,6 +120,7 @@ mod x86 {
                 unsafe fn zero() -> $v {
                     $zero()
                 }
+                // SAFETY contract: `p` points at `n` readable elements (masked lanes are not read).
                 #[inline]
                 #[target_feature(enable = "avx512f,avx2,fma")]
                 unsafe fn load(p: *const $t, n: usize) -> $v {
@@ -142,6 +143,7 @@ mod x86 {
                 unsafe fn fma(a: $v, b: $v, c: $v) -> $v {
                     $fma(a, b, c)
                 }
+                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
                 #[inline]
                 #[target_feature(enable = "avx512f,avx2,fma")]
                 unsafe fn mul(a: $v, b: $v) -> $v {
@@ -267,6 +269,8 @@ mod x86 {
         });
     }
 
+    /// # Safety
+    /// The caller's bounds (`small_gemm`), and a CPU with AVX-512F, AVX2 and FMA.
     #[target_feature(enable = "avx512f,avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn avx512<
@@ -295,6 +299,8 @@ mod x86 {
         unsafe { body::<T, M, N, K, ARS, ACS, BRS, BCS, CRS, CCS, true>(alpha, a, b, beta, c) }
     }
 
+    /// # Safety
+    /// The caller's bounds (`small_gemm`), and a CPU with AVX2 and FMA.
     #[target_feature(enable = "avx2,fma")]
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn avx2<

@@ -16,6 +16,7 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const KC: usize, const MC:
     const MC: usize = MC;
     const NC: usize = NC;
 
+    // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
     #[inline(always)]
     unsafe fn micro(
         kc: usize,

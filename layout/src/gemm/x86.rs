@@ -557,6 +557,7 @@ macro_rules! kernel {
             const MC: usize = $mc;
             const NC: usize = $nc;
 
+            // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
             #[inline(always)]
             unsafe fn micro(
                 kc: usize,

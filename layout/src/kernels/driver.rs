@@ -114,6 +114,7 @@ impl<W: Word> Tile<W> for ScalarTile {
     const R: usize = 8;
     const C: usize = 8;
 
+    // SAFETY contract: `Tile::tiles`' (every tile point is inside both allocations).
     #[inline(always)]
     unsafe fn tiles(
         src: *const W,

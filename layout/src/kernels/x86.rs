@@ -431,6 +431,7 @@ macro_rules! tile_impl {
             $(
             const MASKED: bool = true;
 
+            // SAFETY contract: `Tile::edge`'s (the h x w edge is inside both allocations).
             #[inline(always)]
             unsafe fn edge(src: *const $w, dst: *mut $w, sld: isize, dld: isize, h: usize, w: usize) {
                 // SAFETY: the caller's bounds; only the entries of this level use this tile.
@@ -536,6 +537,7 @@ impl Strided<u64> for Avx2W8 {}
 macro_rules! strided_avx512 {
     ($k:ty, $w:ty, $l:literal, $mask:ty, $gather:ident, $scatter:ident, $perm:ident, $mperm:ident, $mstore:ident) => {
         impl Strided<$w> for $k {
+            // SAFETY contract: `Strided::gather`'s (the run's `len` points are inside both allocations).
             #[inline(always)]
             unsafe fn gather(s: *const $w, d: *mut $w, len: usize, ss: isize) -> usize {
                 // SAFETY: the caller's bounds; only the AVX-512 entries use this tile.
@@ -676,6 +678,7 @@ pub(super) struct Avx2Stream;
 impl Stream for Avx512Stream {
     const ENABLED: bool = true;
 
+    // SAFETY contract: `Stream::lines`' (`n` bytes at `s` and `d` are inside the allocations).
     #[inline(always)]
     unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
         // SAFETY: the caller's bounds; used only by the AVX-512 entries.
