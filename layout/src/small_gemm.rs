@@ -115,6 +115,7 @@ mod x86 {
             impl Zmm for $t {
                 type V = $v;
                 const LANES: usize = $lanes;
+                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
                 #[inline]
                 #[target_feature(enable = "avx512f,avx2,fma")]
                 unsafe fn zero() -> $v {
@@ -138,6 +139,7 @@ mod x86 {
                 unsafe fn splat(x: $t) -> $v {
                     $set1(x)
                 }
+                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
                 #[inline]
                 #[target_feature(enable = "avx512f,avx2,fma")]
                 unsafe fn fma(a: $v, b: $v, c: $v) -> $v {
@@ -328,6 +330,9 @@ mod x86 {
 
 /// The kernel: accumulators for the whole `M × N` tile, the K loop outside the M loop so the
 /// inner loop runs along A's column and C's column.
+///
+/// # Safety
+/// Every offset of A, B and C over the tile is inside its allocation; C overlaps neither.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn body<

@@ -416,6 +416,7 @@ mod par {
 macro_rules! scalar_dispatch {
     ($t:ty, $portable:ident, $avx2:ident, $avx512:ident) => {
         impl sealed::Sealed for $t {
+            // SAFETY contract: `gemm`'s (every offset of A, B and C in the problem is in bounds).
             unsafe fn run(p: &Problem<$t>, small: bool) {
                 use crate::kernels::{Level, level};
                 match level() {

@@ -582,6 +582,7 @@ macro_rules! kernel {
             }
 
             $(
+            // SAFETY contract: `Kernel::pack`'s (the panel's source and destination are in bounds).
             #[inline(always)]
             unsafe fn pack(w: usize, dst: *mut $t, src: *const $t, s_i: isize, s_p: isize, len: usize, kc: usize) {
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
@@ -593,6 +594,7 @@ macro_rules! kernel {
                 $nr * $kc
             }
 
+            // SAFETY contract: `Kernel::pack_b`'s (the panel's source and destination are in bounds).
             #[inline(always)]
             unsafe fn pack_b(dst: *mut $t, src: *const $t, s_j: isize, s_p: isize, len: usize, kc: usize) {
                 // SAFETY: the caller's bounds (`kc ≤ KC`, the driver's blocks); as above.
@@ -605,6 +607,7 @@ macro_rules! kernel {
             const MR: usize = $dmr;
             const NR: usize = $dnr;
 
+            // SAFETY contract: `Kernel::kernel`'s (packed panels of `kc` steps; C covers the tile).
             #[inline(always)]
             unsafe fn kernel(
                 k: usize,

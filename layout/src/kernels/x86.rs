@@ -439,6 +439,7 @@ macro_rules! tile_impl {
             }
             )?
 
+            // SAFETY contract: `Tile::tiles`' (every tile point is inside both allocations).
             #[inline(always)]
             unsafe fn tiles(
                 src: *const $w,
@@ -551,6 +552,7 @@ macro_rules! strided_avx512 {
                 }
             }
 
+            // SAFETY contract: `Strided::scatter`'s (the run's `len` points are inside both allocations).
             #[inline(always)]
             unsafe fn scatter(s: *const $w, d: *mut $w, len: usize, ds: isize) -> usize {
                 // SAFETY: as above.
@@ -695,6 +697,7 @@ impl Stream for Avx512Stream {
 impl Stream for Avx2Stream {
     const ENABLED: bool = true;
 
+    // SAFETY contract: `Stream::lines`' (`n` bytes at `s` and `d` are inside the allocations).
     #[inline(always)]
     unsafe fn lines(s: *const u8, d: *mut u8, n: usize) {
         // SAFETY: the caller's bounds; used only by the AVX2 and AVX-512 entries.
