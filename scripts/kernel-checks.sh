@@ -36,9 +36,9 @@ test_bin() {
 }
 
 echo "== building the test binaries: the drivers (layout/tests/kernels.rs) and the copies layout! emits (ui-tests/tests/copy.rs)"
-bin=$(test_bin layout kernels)
+bin=$(test_bin cute-layout kernels)
 copies=$(test_bin layout-ui-tests copy)
-gemm=$(test_bin layout gemm)
+gemm=$(test_bin cute-layout gemm)
 echo "   $bin"
 echo "   $copies"
 echo "   $gemm"

@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     /// 4096 f32 = 16 KiB (L1).

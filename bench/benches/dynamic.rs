@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use layout::layout;
+use cute_layout::layout;
 use layout_bench::random_indices;
 
 layout! {

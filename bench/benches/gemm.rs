@@ -1,8 +1,8 @@
-//! The run-time GEMM engine (`layout::gemm`) against faer 0.24 and the gemm crate 0.19, in one
+//! The run-time GEMM engine (`cute_layout::gemm`) against faer 0.24 and the gemm crate 0.19, in one
 //! run, column-major `C = A·B` (β = 0) unless the group says otherwise:
 //! - `gemm_1t/{f32,f64}/n`: one thread, square n = 256, 512, 1024, 2048;
 //! - `gemm_small/{f32,f64}/n`: n = 4, 8, 16, 32 (one thread: below the parallel threshold):
-//!   `layout` is the run-time engine (`layout::gemm::gemm`, its direct path), `static` a
+//!   `layout` is the run-time engine (`cute_layout::gemm::gemm`, its direct path), `static` a
 //!   `layout!` `gemm` item with every extent and stride known (the straight-line kernel);
 //! - `gemm_2t/{f32,f64}/n`: two threads, n = 512, 1024, 2048;
 //! - `gemm_shapes/f32/NAME`: tall-skinny, wide, K small and transposed operands, one thread.
@@ -16,8 +16,8 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterio
 use faer::linalg::matmul::matmul as faer_matmul;
 use faer::{Accum, Par};
 use gemm_peer::Parallelism;
-use layout::gemm::{GemmScalar, gemm};
-use layout::layout;
+use cute_layout::gemm::{GemmScalar, gemm};
+use cute_layout::layout;
 
 // The static small problems: NN, column-major A and C, B given as (N,K) with k contiguous
 // (B as a column-major K×N matrix), as the run-time cases.

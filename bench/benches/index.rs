@@ -9,7 +9,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use layout::{Offset, StaticLayout};
+use cute_layout::{Offset, StaticLayout};
 use layout_bench::*;
 
 const ACCESSES: usize = 4096;

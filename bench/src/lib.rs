@@ -1,7 +1,7 @@
 //! The layouts the benchmarks use, their hand-written index expressions, and a generic
 //! run-time walk over flat `(shape, stride)` pairs for comparison.
 
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     /// The paper's running example.
@@ -87,7 +87,7 @@ pub fn random_indices(size: usize, count: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use layout::StaticLayout;
+    use cute_layout::StaticLayout;
 
     fn agree<L: StaticLayout>(hand: impl Fn(usize) -> i64) {
         let core = L::to_layout();
@@ -95,7 +95,7 @@ mod tests {
         for i in 0..L::SIZE {
             let want = core.eval(i as i64).unwrap();
             assert_eq!(hand(i), want, "{} at {i}", L::NOTATION);
-            assert_eq!(layout::Offset::to_i64(L::offset(i)), want);
+            assert_eq!(cute_layout::Offset::to_i64(L::offset(i)), want);
             assert_eq!(walk(&modes, i) as i64, want);
         }
     }

@@ -558,7 +558,7 @@ impl EdgePlan {
 }
 
 /// The hidden struct of the tiled layout, the edge tiling struct (which dereferences to
-/// `layout::EdgeTiles<R>`) and its constructor.
+/// `cute_layout::EdgeTiles<R>`) and its constructor.
 pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
     let Target { attrs, vis, name } = target;
     let private = private();
@@ -577,7 +577,7 @@ pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
     let overflow = quote!(#p::overflow(Self::NOTATION, &[#(#sym_names),*], &[#(#sym_fields),*]));
     let summary = format!(
         " `{}`: the tiles of a dynamic layout by a static tile that need not divide it. Build it with `new` \
-         (the checks of the tiled layout); it dereferences to `layout::EdgeTiles`, which gives the number of \
+         (the checks of the tiled layout); it dereferences to `cute_layout::EdgeTiles`, which gives the number of \
          tiles, each tile's base and the extents of the elements that exist.",
         plan.notation
     );

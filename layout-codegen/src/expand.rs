@@ -3,7 +3,9 @@
 //! `StaticLayout` impl (with the smallest and largest offsets) come from the facade's
 //! `impl_static_layout!` (written-out impls rather
 //! than `#[derive]`: a third of the check time, see BENCHMARKS.md). The emitted code names
-//! nothing but `core` and `::layout::__private`; its locals are hygienic (`mixed_site`).
+//! nothing but `core` and the facade ([`facade`]: `$crate` from the facade's `layout!`, so a
+//! renamed dependency works; `::cute_layout` for direct callers); its locals are hygienic
+//! (`mixed_site`).
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -18,9 +20,27 @@ pub struct Target<'a> {
     pub name: Ident,
 }
 
+thread_local! {
+    static FACADE: std::cell::RefCell<Option<TokenStream>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `path` as the facade's path (the facade's `layout!` passes `$crate`).
+pub fn with_facade<R>(path: TokenStream, f: impl FnOnce() -> R) -> R {
+    let previous = FACADE.with(|c| c.replace(Some(path)));
+    let r = f();
+    FACADE.with(|c| *c.borrow_mut() = previous);
+    r
+}
+
+/// The path of the facade crate: the one set by [`with_facade`], else `::cute_layout`.
+pub fn facade() -> TokenStream {
+    FACADE.with(|c| c.borrow().clone()).unwrap_or_else(|| quote!(::cute_layout))
+}
+
 /// The path of the runtime support in the facade.
 pub fn private() -> TokenStream {
-    quote!(::layout::__private)
+    let f = facade();
+    quote!(#f::__private)
 }
 
 /// Attributes that must hold for the impls as well as the struct (`cfg`, lint levels);
@@ -94,7 +114,7 @@ pub fn items(target: &Target, plan: &Plan) -> TokenStream {
 }
 
 /// What differs between the kinds beyond integer strides; the struct, the constants and the
-/// trait impls (`impl_layout_value!`, with [`layout::GeneratedLayout`]) are shared.
+/// trait impls (`impl_layout_value!`, with [`cute_layout::GeneratedLayout`]) are shared.
 struct Parts {
     summary: String,
     notation: String,

@@ -1,6 +1,6 @@
 //! Emission of a copy item: a generic function over the element type and the argument kinds
 //! (slices or tensors) whose body checks the arguments, builds the plan's
-//! `layout::kernels::Program` from constants and runs it; the loops themselves are the
+//! `cute_layout::kernels::Program` from constants and runs it; the loops themselves are the
 //! facade's precompiled drivers. A copy without a common refinement (or of a swizzled or F2
 //! layout) loops over the indices with the layouts' generated offset functions.
 
@@ -13,6 +13,7 @@ use crate::expand::{Target, items, private, split_attrs};
 
 /// The copy function.
 pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
+    let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
     let (shared, own) = split_attrs(attrs);
     let (src, dst) = (local("src"), local("dst"));
@@ -52,9 +53,9 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
         #[allow(dead_code)]
         #vis fn #name<T, S, D>(#src: S, #dst: D)
         where
-            T: ::layout::kernels::Element,
-            S: ::layout::CopySource<T, #s_layout>,
-            D: ::layout::CopyDest<T, #d_layout>,
+            T: #facade::kernels::Element,
+            S: #facade::CopySource<T, #s_layout>,
+            D: #facade::CopyDest<T, #d_layout>,
         {
             let #src = S::source(#src, #s_min, #s_max, #s_notation);
             let #dst = D::dest(#dst, #d_min, #d_max, #d_notation);
@@ -66,6 +67,7 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
 /// A stand-in for a copy item that failed: the same signature, so that calls do not cascade
 /// into more errors.
 pub fn copy_fallback(target: &Target) -> TokenStream {
+    let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
     let p = private();
     let (shared, own) = split_attrs(attrs);
@@ -75,9 +77,9 @@ pub fn copy_fallback(target: &Target) -> TokenStream {
         #[allow(dead_code, unused_variables, clippy::all)]
         #vis fn #name<T, S, D>(src: S, dst: D)
         where
-            T: ::layout::kernels::Element,
-            S: ::layout::CopySource<T, #p::InlineLayout>,
-            D: ::layout::CopyDest<T, #p::InlineLayout>,
+            T: #facade::kernels::Element,
+            S: #facade::CopySource<T, #p::InlineLayout>,
+            D: #facade::CopyDest<T, #p::InlineLayout>,
         {
         }
     }
@@ -85,26 +87,27 @@ pub fn copy_fallback(target: &Target) -> TokenStream {
 
 /// Builds the program from the plan's constants and runs it.
 fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
+    let facade = crate::expand::facade();
     let p = private();
     let program = local("PROGRAM");
     let body = match plan.body {
         CopyBody::Run { len, src, dst } => {
             let (len, s, d) = (usize_lit(len), isize_lit(src), isize_lit(dst));
-            quote!(::layout::kernels::Body::Run { len: #len, src: #s, dst: #d })
+            quote!(#facade::kernels::Body::Run { len: #len, src: #s, dst: #d })
         }
         CopyBody::Transpose { rows, cols, src_ld, dst_ld } => {
             let (r, c, s, d) = (usize_lit(rows), usize_lit(cols), isize_lit(src_ld), isize_lit(dst_ld));
-            quote!(::layout::kernels::Body::Transpose { rows: #r, cols: #c, src_ld: #s, dst_ld: #d })
+            quote!(#facade::kernels::Body::Transpose { rows: #r, cols: #c, src_ld: #s, dst_ld: #d })
         }
         CopyBody::Indexed => unreachable!("indexed copies are emitted as a loop"),
     };
     let loops = plan.loops.iter().map(|&CopyMode { extent, src, dst }| {
         let (n, s, d) = (usize_lit(extent), isize_lit(src), isize_lit(dst));
-        quote!(::layout::kernels::Loop { extent: #n, src: #s, dst: #d })
+        quote!(#facade::kernels::Loop { extent: #n, src: #s, dst: #d })
     });
     let (sb, db) = (isize_lit(plan.src_base), isize_lit(plan.dst_base));
     quote! {
-        const #program: ::layout::kernels::Program<'static> = ::layout::kernels::Program {
+        const #program: #facade::kernels::Program<'static> = #facade::kernels::Program {
             body: #body,
             loops: &[#(#loops),*],
             src_base: #sb,

@@ -25,6 +25,7 @@ fn scalar_type(s: Scalar) -> TokenStream {
 
 /// The GEMM function.
 pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
+    let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
     let (shared, own) = split_attrs(attrs);
     let p = private();
@@ -57,9 +58,9 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         #[allow(dead_code)]
         #vis fn #name<SA, SB, SC>(#alpha: #t, #a: SA, #b: SB, #beta: #t, #c: SC)
         where
-            SA: ::layout::CopySource<#t, #la>,
-            SB: ::layout::CopySource<#t, #lb>,
-            SC: ::layout::CopyDest<#t, #lc>,
+            SA: #facade::CopySource<#t, #la>,
+            SB: #facade::CopySource<#t, #lb>,
+            SC: #facade::CopyDest<#t, #lc>,
         {
             let #a = SA::source(#a, #a_min, #a_max, #a_not);
             let #b = SB::source(#b, #b_min, #b_max, #b_not);
@@ -71,6 +72,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
 
 /// A stand-in for a GEMM item that failed (f32, slices): the same shape of signature.
 pub fn gemm_fallback(target: &Target) -> TokenStream {
+    let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
     let (shared, own) = split_attrs(attrs);
     let p = private();
@@ -80,10 +82,10 @@ pub fn gemm_fallback(target: &Target) -> TokenStream {
         #[allow(dead_code, unused_variables, clippy::all)]
         #vis fn #name<T, SA, SB, SC>(alpha: T, a: SA, b: SB, beta: T, c: SC)
         where
-            T: ::layout::kernels::Element,
-            SA: ::layout::CopySource<T, #p::InlineLayout>,
-            SB: ::layout::CopySource<T, #p::InlineLayout>,
-            SC: ::layout::CopyDest<T, #p::InlineLayout>,
+            T: #facade::kernels::Element,
+            SA: #facade::CopySource<T, #p::InlineLayout>,
+            SB: #facade::CopySource<T, #p::InlineLayout>,
+            SC: #facade::CopyDest<T, #p::InlineLayout>,
         {
         }
     }

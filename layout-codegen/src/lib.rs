@@ -37,7 +37,14 @@ use crate::expand::Target;
 use crate::kernel::Kernel;
 pub use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
-/// Expands the input of one `layout!` invocation. Never panics: every problem becomes a
+/// [`expand`] with the facade named by `facade` (the facade's `layout!` passes `$crate`, so
+/// the generated code works when a user renames the dependency).
+pub fn expand_with_facade(facade: TokenStream, input: TokenStream) -> TokenStream {
+    expand::with_facade(facade, || expand(input))
+}
+
+/// Expands the input of one `layout!` invocation, naming the facade `::cute_layout` unless
+/// [`expand_with_facade`] says otherwise. Never panics: every problem becomes a
 /// `compile_error!` at the tokens responsible, emitted before the items (and, for failed
 /// items, before stand-ins of the same names).
 pub fn expand(input: TokenStream) -> TokenStream {

@@ -1,6 +1,6 @@
 //! Sub-layouts: an item whose whole expression is `local_tile(P, tiler)`,
 //! `local_partition(P, tiler)` or `slice(P, coordinate with _)`, with `P` an earlier item of
-//! the same invocation, also gets `impl SubLayout<P>` (the facade's `layout::SubLayout`):
+//! the same invocation, also gets `impl SubLayout<P>` (the facade's `cute_layout::SubLayout`):
 //! how many sub-tensors a tensor of layout P has and, as straight-line code, the offset at
 //! which sub-tensor k starts. That offset is the layout of the complementary modes at k:
 //!

@@ -65,7 +65,7 @@ fn expression_form() {
     let block = layout_codegen::expand("logical_divide(24:3, 8:3)".parse().unwrap());
     // An expression: a block that defines the type and evaluates to its value. Shown as the
     // body of a function so that it pretty-prints.
-    let tokens = quote::quote!(fn expression() -> impl ::layout::StaticLayout #block);
+    let tokens = quote::quote!(fn expression() -> impl ::cute_layout::StaticLayout #block);
     insta::assert_snapshot!(pretty(tokens));
 }
 
@@ -85,7 +85,7 @@ fn expand_expr_for_the_cli() {
         ("(4,4):(f1,f5)", "F2Layout"),
     ] {
         let out = pretty(layout_codegen::expand_expr(text, "K").unwrap());
-        assert!(out.contains(&format!("::layout::__private::{what}")), "{text}:\n{out}");
+        assert!(out.contains(&format!("::cute_layout::__private::{what}")), "{text}:\n{out}");
     }
     let err = layout_codegen::expand_expr("Sw<3,4,2> o 4:1", "Bad").unwrap_err();
     assert!(err.contains("is not a swizzle") && err.contains("help: "), "{err}");

@@ -1,19 +1,24 @@
-//! The `layout!` procedural macro. A thin shim: parsing, evaluation with layout-core, planning
-//! and emission live in `layout-codegen`, which tests and the command-line tool call directly.
-//! Use it through the facade crate `layout`, which also holds the runtime items the expansion
-//! names (`::layout::__private`).
+//! The procedural half of `layout!`. A thin shim: parsing, evaluation with layout-core,
+//! planning and emission live in `layout-codegen`, which tests and the command-line tool call
+//! directly. Use it through the facade crate `cute-layout`, whose `layout!` forwards here with
+//! its own path (`$crate`), so the generated code names the facade even when a user renames
+//! the dependency.
 
-use proc_macro::TokenStream;
+use proc_macro::{TokenStream, TokenTree};
 
-/// CuTe layouts evaluated at compile time.
-///
-/// Items: `layout! { /// docs  pub NAME = EXPR; ... }` defines a unit struct per item (a later
-/// `EXPR` may use an earlier `NAME`); expression: `layout!(EXPR)` is a value of a generated
-/// type. `EXPR` is the notation and expression language of layout-core
-/// (`((2,4),3):((1,6),2)`, `logical_divide((8,8):(1,8), [4:1, 2:1])`, …). Every error is a
-/// compile error at the operand responsible. See the facade crate `layout` for the generated
-/// API.
+/// `__layout!(FACADE_PATH; INPUT)`: expands `INPUT` as `layout!` does, naming the facade by
+/// the tokens before the first `;` (the facade passes `$crate`). Not a public API: call the
+/// facade's `layout!`.
+#[doc(hidden)]
 #[proc_macro]
-pub fn layout(input: TokenStream) -> TokenStream {
-    layout_codegen::expand(input.into()).into()
+pub fn __layout(input: TokenStream) -> TokenStream {
+    let mut tokens = input.into_iter();
+    let mut facade = TokenStream::new();
+    for t in tokens.by_ref() {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ';' => break,
+            _ => facade.extend([t]),
+        }
+    }
+    layout_codegen::expand_with_facade(facade.into(), tokens.collect::<TokenStream>().into()).into()
 }

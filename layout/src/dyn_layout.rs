@@ -9,7 +9,7 @@ use crate::{DynamicError, Layout, Offset, StaticLayout};
 /// have in common. Generic code over both takes `L: LayoutFn`.
 ///
 /// ```
-/// use layout::{LayoutFn, layout};
+/// use cute_layout::{LayoutFn, layout};
 ///
 /// layout! {
 ///     pub Tile = (8,8):(1,8);

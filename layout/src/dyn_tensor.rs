@@ -17,7 +17,7 @@
 //! checked at creation are the numbers used afterwards.
 //!
 //! ```
-//! use layout::{DynTensor, DynTensorMut, layout};
+//! use cute_layout::{DynTensor, DynTensorMut, layout};
 //!
 //! layout! {
 //!     pub Mat = (M,N):(1,LD);
@@ -204,7 +204,7 @@ unsafe impl<const R: usize> TrustedLayout for Strided<R> {}
 /// exist, and [`DynTensor::edge_tile`] the tensor over them.
 ///
 /// ```
-/// use layout::layout;
+/// use cute_layout::layout;
 ///
 /// layout! {
 ///     pub Mat = (M,N):(1,LD);

@@ -2,7 +2,7 @@
 //! macro that runs it while your crate compiles.
 //!
 //! ```
-//! use layout::{StaticLayout, layout};
+//! use cute_layout::{StaticLayout, layout};
 //!
 //! layout! {
 //!     /// A 4x8 row-major tile.
@@ -44,12 +44,12 @@
 //! A mistake is a compile error at the operand responsible:
 //!
 //! ```compile_fail
-//! layout::layout! { pub Bad = composition((4,6):(2,3), 6:3); }
+//! cute_layout::layout! { pub Bad = composition((4,6):(2,3), 6:3); }
 //! ```
 
-// The generated code names `::layout::__private`; this makes the name resolve inside this
-// crate's own tests and doc tests too.
-extern crate self as layout;
+// Code expanded outside `layout!` (the command-line tool's `layout expand`, the codegen tests)
+// names `::cute_layout`; this makes that path resolve inside this crate too.
+extern crate self as cute_layout;
 
 pub use layout_core::*;
 
@@ -63,7 +63,24 @@ mod small_gemm;
 pub use copy::{CopyDest, CopySource};
 mod dyn_layout;
 pub use dyn_layout::LayoutFn;
-pub use layout_macro::layout;
+
+/// CuTe layouts evaluated at compile time.
+///
+/// Items: `layout! { /// docs  pub NAME = EXPR; ... }` defines a unit struct per item (a later
+/// `EXPR` may use an earlier `NAME`); `pub fn NAME = copy(SRC, DST);` and
+/// `pub fn NAME = gemm(T, A, B, C);` define kernels. Expression: `layout!(EXPR)` is a value of
+/// a generated type. `EXPR` is the notation and expression language of layout-core
+/// (`((2,4),3):((1,6),2)`, `logical_divide((8,8):(1,8), [4:1, 2:1])`, …). Every error is a
+/// compile error at the operand responsible.
+///
+/// The generated code names this crate through `$crate`, so it works when the dependency is
+/// renamed (`my_layout = { package = "cute-layout", ... }`).
+#[macro_export]
+macro_rules! layout {
+    ($($input:tt)*) => {
+        $crate::__private::layout_impl! { $crate; $($input)* }
+    };
+}
 
 mod dyn_tensor;
 /// The run-time GEMM engine: strided `f32`/`f64` matrix products with packed, blocked,
@@ -151,7 +168,7 @@ pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// [`StaticLayout::UNIT_RUN`] for every run.
     ///
     /// ```
-    /// use layout::{StaticLayout, layout};
+    /// use cute_layout::{StaticLayout, layout};
     /// layout! { pub Padded = (4,3):(1,6); }
     /// let mut runs = Vec::new();
     /// Padded::for_each_run(|start, len| runs.push((start, len)));
@@ -188,7 +205,7 @@ pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
 /// code over every kind takes `L: GeneratedLayout`.
 ///
 /// ```
-/// use layout::{GeneratedLayout, SwizzledLayout, layout};
+/// use cute_layout::{GeneratedLayout, SwizzledLayout, layout};
 ///
 /// layout! {
 ///     pub Smem = Sw<3,4,3> o (8,64):(64,1);
@@ -363,6 +380,7 @@ pub mod __private {
     pub use crate::{DynamicError, EdgeTiles, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::Value;
     pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
+    pub use layout_macro::__layout as layout_impl;
 
     /// A run-time value from the notation the macro has already evaluated; the stand-in of
     /// an item whose evaluation failed (empty notation) gets the trivial value of the kind.

@@ -139,7 +139,7 @@ fn checked_offset_of<L: StaticLayout>(coord: L::Coord) -> Result<isize, isize> {
 ///   mark which modes are fixed.
 ///
 /// ```
-/// use layout::{StaticLayout, SubLayout, Tensor, layout};
+/// use cute_layout::{StaticLayout, SubLayout, Tensor, layout};
 ///
 /// layout! {
 ///     pub A = (8,8):(1,8);
@@ -182,7 +182,7 @@ pub unsafe trait SubLayout<P: StaticLayout>: StaticLayout {
 /// A shared view of a slice through the layout `L`: element `i` is `data[base + L::offset(i)]`.
 ///
 /// ```
-/// use layout::{Tensor, TensorError, layout};
+/// use cute_layout::{Tensor, TensorError, layout};
 ///
 /// layout! {
 ///     pub ColMajor = (4,8):(1,4);
@@ -219,7 +219,7 @@ pub struct Tensor<'a, T, L: StaticLayout> {
 /// stride 0); writes through `t[i]` then land on the same element.
 ///
 /// ```
-/// use layout::{TensorMut, layout};
+/// use cute_layout::{TensorMut, layout};
 ///
 /// layout! {
 ///     pub RowMajor = (4,8):(8,1);
@@ -301,7 +301,7 @@ impl<'a, T, L: StaticLayout> Tensor<'a, T, L> {
     /// inner mode costs what a contiguous loop costs.
     ///
     /// ```
-    /// use layout::{Tensor, layout};
+    /// use cute_layout::{Tensor, layout};
     /// layout! { pub Padded = (4,3):(1,6); }
     /// let data: Vec<u32> = (0..16).collect();
     /// let mut sums = Vec::new();

@@ -8,8 +8,8 @@
 //! `LAYOUT_TEST_SMALL=1` (set by scripts/kernel-checks.sh for valgrind and qemu) uses fewer,
 //! smaller problems.
 
-use layout::gemm::{GemmScalar, MatMut, MatRef, gemm, matmul};
-use layout::kernels::{self, Level};
+use cute_layout::gemm::{GemmScalar, MatMut, MatRef, gemm, matmul};
+use cute_layout::kernels::{self, Level};
 use std::sync::Mutex;
 
 /// Tests force the process-wide level; they take turns so each runs at the level it forced.

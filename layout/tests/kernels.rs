@@ -2,7 +2,7 @@
 //! dispatch level the CPU has (forced in turn), destinations poisoned first and fenced by a
 //! poisoned margin, so a write outside the program's points is caught as well as a wrong one.
 
-use layout::kernels::{self, Body, Element, Level, Loop, Program};
+use cute_layout::kernels::{self, Body, Element, Level, Loop, Program};
 use proptest::prelude::*;
 use std::fmt::Debug;
 use std::sync::Mutex;

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use layout::{
+use cute_layout::{
     IntTuple, Layout, Offset, SliceCoord, StaticLayout, SubLayout, Tensor, TensorError, TensorMut, Tiler, idx2crd,
     layout, parse_layout, parse_tiler, slice, slice_fixed, zipped_divide,
 };
@@ -274,9 +274,9 @@ fn count_fixed(c: &SliceCoord) -> usize {
 /// (colexicographic) of the fixed modes: the same sub-layout, at the slice's offset.
 fn check_slice<P: StaticLayout, S: SubLayout<P>>(coord: &str) {
     let p = P::to_layout();
-    let c = match layout::evaluate(coord).unwrap() {
-        layout::Value::Coord(c) => c,
-        layout::Value::Tuple(t) => SliceCoord::from(&t),
+    let c = match cute_layout::evaluate(coord).unwrap() {
+        cute_layout::Value::Coord(c) => c,
+        cute_layout::Value::Tuple(t) => SliceCoord::from(&t),
         v => panic!("{v:?}"),
     };
     let fixed: Layout = slice_fixed(&p, &c).unwrap();

@@ -5,8 +5,8 @@
 //! not multiples of anything, alpha and beta including 0 (beta = 0 with NaN in C), f32 and
 //! f64, at every dispatch level the CPU has.
 
-use layout::kernels::{Level, force_level, level};
-use layout::layout;
+use cute_layout::kernels::{Level, force_level, level};
+use cute_layout::layout;
 use layout_core::{Layout, parse_layout};
 
 layout! {

@@ -102,11 +102,11 @@ fn std_impls(name: &str) -> String {
     )
 }
 
-fn write_crate(dir: &Path, name: &str, lib: &str, layout_dep: &str) {
+fn write_crate(dir: &Path, name: &str, lib: &str, package: &str, layout_dep: &str) {
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
-         [dependencies]\nlayout = {{ path = \"{layout_dep}\" }}\n"
+         [dependencies]\n{package} = {{ path = \"{layout_dep}\" }}\n"
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
@@ -120,11 +120,19 @@ fn main() {
     let facade = std::env::var("LAYOUT_FACADE").unwrap_or_else(|_| format!("{}/../layout", env!("CARGO_MANIFEST_DIR")));
     let facade = std::fs::canonicalize(facade).unwrap();
     let facade = facade.to_str().unwrap();
+    // The facade's package name (`cute-layout`; `layout` in checkouts before the rename): the
+    // generated code names the crate, so the dependency keeps its own name.
+    let manifest = std::fs::read_to_string(format!("{facade}/Cargo.toml")).unwrap();
+    let package = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("name = \"").and_then(|r| r.strip_suffix('"')))
+        .expect("the facade's package name")
+        .to_string();
+    let krate = package.replace('-', "_");
     let mut rng = Rng(42);
-    let mut macro_lib = String::from("#![allow(dead_code)]\n\nuse layout::layout;\n\nlayout! {\n");
-    let mut consts_lib = String::from(
-        "#![allow(dead_code)]\n// The `layout` dependency is kept so both crates share it.\nuse layout as _;\n\n",
-    );
+    let mut macro_lib = format!("#![allow(dead_code)]\n\nuse {krate}::layout;\n\nlayout! {{\n");
+    let mut consts_lib =
+        format!("#![allow(dead_code)]\n// The facade dependency is kept so both crates share it.\nuse {krate} as _;\n\n");
     let mut traits_lib = consts_lib.clone();
     for k in 0..n {
         let expr = expression(&mut rng, k);
@@ -140,8 +148,8 @@ fn main() {
     }
     macro_lib.push_str("}\n");
     let out = Path::new(&out);
-    write_crate(&out.join("macro"), "expansion_macro", &macro_lib, facade);
-    write_crate(&out.join("consts"), "expansion_consts", &consts_lib, facade);
-    write_crate(&out.join("traits"), "expansion_traits", &traits_lib, facade);
+    write_crate(&out.join("macro"), "expansion_macro", &macro_lib, &package, facade);
+    write_crate(&out.join("consts"), "expansion_consts", &consts_lib, &package, facade);
+    write_crate(&out.join("traits"), "expansion_traits", &traits_lib, &package, facade);
     println!("wrote {n} layouts to {}/{{macro,consts,traits}}", out.display());
 }

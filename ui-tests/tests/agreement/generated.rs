@@ -2,7 +2,7 @@
 // from tests/data/pycute-vectors.jsonl, docs/algebra.md's worked examples and
 // layout-core/tests/data/pycute-swizzle-vectors.txt. Do not edit.
 
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     /// public-00001: `logical_divide(24:3, 8:3)`

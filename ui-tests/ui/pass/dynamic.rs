@@ -1,5 +1,5 @@
 // Dynamic layouts: symbols, facts, items over earlier dynamic items.
-use layout::{LayoutFn, layout};
+use cute_layout::{LayoutFn, layout};
 
 layout! {
     pub Mat = (M,N):(1,LD);

@@ -1,5 +1,5 @@
 //! `layout!(EXPR)` in expression position: a value of a generated type.
-use layout::{StaticLayout, layout};
+use cute_layout::{StaticLayout, layout};
 
 fn offsets<L: StaticLayout<Offset = usize>>(_: L) -> Vec<usize> {
     let mut v = Vec::with_capacity(L::SIZE);

@@ -2,10 +2,10 @@
 #![deny(missing_docs)]
 //! Crate docs.
 
-use layout::{StaticLayout, layout};
+use cute_layout::{StaticLayout, layout};
 
 mod tiles {
-    use layout::layout;
+    use cute_layout::layout;
 
     layout! {
         /// Visible in the crate.
@@ -34,7 +34,7 @@ layout! {
 
 fn table<L: StaticLayout>() -> Vec<i64> {
     let mut v = Vec::new();
-    L::for_each_offset(|o| v.push(layout::Offset::to_i64(o)));
+    L::for_each_offset(|o| v.push(cute_layout::Offset::to_i64(o)));
     v
 }
 

@@ -2,7 +2,7 @@
 //! P6 and the CUTLASS shared-memory swizzles), used through inherent items, `const`, the
 //! `GeneratedLayout` trait and the run-time values.
 
-use layout::{BasisLayout, F2Layout, GeneratedLayout, StaticLayout, SwizzledLayout, layout};
+use cute_layout::{BasisLayout, F2Layout, GeneratedLayout, StaticLayout, SwizzledLayout, layout};
 
 layout! {
     /// CUTLASS's 128-byte swizzle over an 8x64 row-major tile.

@@ -2,7 +2,7 @@
 //! compile time; `main` checks the printed forms and spot values.
 #![deny(missing_docs, warnings)]
 
-use layout::{Offset, StaticLayout, layout};
+use cute_layout::{Offset, StaticLayout, layout};
 
 layout! {
     // A. Representation and evaluation

@@ -2,7 +2,7 @@
 //! the macro emits come from the macro, not from this crate.
 #![forbid(unsafe_code)]
 
-use layout::{SubLayout, Tensor, TensorMut, layout};
+use cute_layout::{SubLayout, Tensor, TensorMut, layout};
 
 layout! {
     pub A = (8,8):(1,8);

@@ -1,5 +1,5 @@
 // Facts are divisibilities and comparisons of the layout's symbols.
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub A = (M,N):(1,LD) where M % 8 == 1;

@@ -1,6 +1,6 @@
 // A symbol is a run-time extent of the layout being tiled; a tiler must be static, and a
 // symbol cannot take the name of an item defined later.
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub A = logical_divide((M,N):(1,LD), [M:1, _]);

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub fn g = gemm(i32, (8,4):(1,8), (5,4):(4,1), (8,5):(1,8));

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub fn g = gemm(f32, 8:1, (5,4):(4,1), (8,5):(1,8));

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub fn c = copy(composition((4,6):(2,3), 6:3), 6:1);

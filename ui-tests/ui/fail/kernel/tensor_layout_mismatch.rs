@@ -1,4 +1,4 @@
-use layout::{Tensor, TensorMut, layout};
+use cute_layout::{Tensor, TensorMut, layout};
 
 layout! {
     pub ColMajor = (8,8):(1,8);

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub Mixed = make_layout(4:2, 3:1@0);

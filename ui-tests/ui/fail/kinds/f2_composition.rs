@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub Xor = composition((4,4):(f1,f5), 3:3);

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub Bad = composition((4,6,8):(2,3,5), 6:1);

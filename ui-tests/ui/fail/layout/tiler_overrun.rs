@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub A = logical_divide((6,4):(1,6), 5:1);

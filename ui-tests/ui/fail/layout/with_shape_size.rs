@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 layout! {
     pub A = with_shape(16:1, (4,3));

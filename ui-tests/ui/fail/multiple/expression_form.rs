@@ -1,4 +1,4 @@
-use layout::{StaticLayout, layout};
+use cute_layout::{StaticLayout, layout};
 
 fn main() {
     // The value still exists after the error: no cascade at its uses.

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 // Every error of one invocation is reported, each at its own tokens; the failed items still
 // exist, so their uses below produce no further errors.

@@ -1,4 +1,4 @@
-use layout::layout;
+use cute_layout::layout;
 
 fn main() {
     let _l = layout!(coalesce(Tile));

@@ -1,4 +1,4 @@
-use layout::{Tensor, layout};
+use cute_layout::{Tensor, layout};
 
 layout! {
     pub A = (8,8):(1,8);
