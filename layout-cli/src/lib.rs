@@ -6,7 +6,7 @@ pub mod show;
 pub mod svg;
 
 use layout_core::notation::{ExprError, FUNCTIONS, Value, evaluate};
-use layout_core::{IntTuple, Layout};
+use layout_core::{AnyLayout, IntTuple, Layout};
 
 /// One line of `eval`: the value in canonical notation, or the error message. An
 /// expression with symbols (`logical_divide((M,N):(1,LD), [8:1,8:1])`, optionally followed
@@ -63,24 +63,8 @@ pub fn parse_let(s: &str) -> Result<(String, i64), String> {
 pub fn table_line(text: &str) -> Result<String, String> {
     let e = |e: layout_core::LayoutError| e.to_string();
     let join = |v: Vec<String>| v.join(" ");
-    match evaluate(text).map_err(|e| describe(text, &e))? {
-        Value::Swizzled(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
-        Value::F2Layout(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
-        Value::BasisLayout(l) => {
-            if l.size() > Layout::TABLE_LIMIT {
-                return Err(format!(
-                    "the layout has {} elements; `table` prints at most {}",
-                    l.size(),
-                    Layout::TABLE_LIMIT
-                ));
-            }
-            Ok(join((0..l.size()).map(|i| l.eval(i).map(|c| c.to_string())).collect::<Result<_, _>>().map_err(e)?))
-        }
-        v => {
-            let layout = layout_of(v)?;
-            Ok(join(layout.table().map_err(e)?.iter().map(i64::to_string).collect()))
-        }
-    }
+    let l = any_layout_of(evaluate(text).map_err(|e| describe(text, &e))?)?;
+    Ok(join(l.table().map_err(e)?.iter().map(IntTuple::to_string).collect()))
 }
 
 /// `show`: the text grid (`tv`: a thread-value layout over its tile).
@@ -165,9 +149,17 @@ pub fn functions() -> String {
     FUNCTIONS.iter().map(|f| f.signature).collect::<Vec<_>>().join("\n")
 }
 
+/// A layout of any kind (a bare shape is column-major; a bare integer is not a layout).
+pub fn any_layout_of(v: Value) -> Result<AnyLayout, String> {
+    match v {
+        Value::Tuple(t) if t.is_int() => Err(format!("expected a layout, found {}", Value::Tuple(t).kind())),
+        v => v.into_any_layout(),
+    }
+}
+
 fn layout_of(v: Value) -> Result<Layout, String> {
     match v {
-        Value::Layout(l) => Ok(l),
+        Value::Layout(AnyLayout::Int(l)) => Ok(l),
         Value::Tuple(t) if !t.is_int() => Layout::column_major(t).map_err(|e| e.to_string()),
         v => Err(format!("expected a layout, found {}", v.kind())),
     }

@@ -8,14 +8,14 @@ use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name, mentio
 use layout_core::notation::{
     Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, did_you_mean, evaluate_expr, parse,
 };
-use layout_core::{Layout, LayoutError};
+use layout_core::{AnyLayout, Layout, LayoutError};
 use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
 use crate::ctxt::Ctxt;
 use crate::dynamic::DynPlan;
 use crate::kernel::{self, Kernel};
-use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
+use crate::plan::{CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// What became of one item.
 pub enum Outcome {
@@ -267,9 +267,11 @@ pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
         PlanError::Machine(format!("`{shown}` cannot be indexed with machine integers: {e}"))
     };
     match value {
-        Value::Swizzled(s) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
-        Value::BasisLayout(b) => BasisPlan::new(b).map(Plan::Basis).map_err(|e| machine(b, e)),
-        Value::F2Layout(f) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        Value::Layout(AnyLayout::Swizzled(s)) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
+        Value::Layout(AnyLayout::Coordinate(b)) => {
+            CoordinatePlan::new(b).map(Plan::Coordinate).map_err(|e| machine(b, e))
+        }
+        Value::Layout(AnyLayout::F2(f)) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
         v => {
             let layout = as_layout(v).map_err(PlanError::NotALayout)?;
             IndexPlan::new(&layout).map(Plan::Int).map_err(|e| machine(&layout, e))
@@ -280,7 +282,7 @@ pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
 /// A value as a layout: a bare shape is the compact column-major layout.
 fn as_layout(value: &Value) -> Result<Layout, String> {
     match value {
-        Value::Layout(l) => Ok(l.clone()),
+        Value::Layout(AnyLayout::Int(l)) => Ok(l.clone()),
         Value::Tuple(t) => Layout::column_major(t.clone()).map_err(|e| e.to_string()),
         Value::Tiler(t) => Err(format!("`{t}` is a tiler; use it inside the expression that applies it")),
         Value::Swizzle(s) => {

@@ -11,7 +11,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Attribute;
 
-use crate::plan::{BasisPlan, F2Plan, IndexPlan, Mode, Plan, ShapeTree, Split, SwizzledPlan, digit_bits};
+use crate::plan::{CoordinatePlan, F2Plan, IndexPlan, Mode, Plan, ShapeTree, Split, SwizzledPlan, digit_bits};
 
 /// Where the generated items come from: the user's attributes, visibility and name.
 pub struct Target<'a> {
@@ -108,7 +108,7 @@ pub fn items(target: &Target, plan: &Plan) -> TokenStream {
     match plan {
         Plan::Int(p) => layout_items(target, p),
         Plan::Swizzled(p) => swizzled_items(target, p),
-        Plan::Basis(p) => basis_items(target, p),
+        Plan::Coordinate(p) => basis_items(target, p),
         Plan::F2(p) => f2_items(target, p),
     }
 }
@@ -318,7 +318,7 @@ fn for_each_by_index(off: &TokenStream) -> TokenStream {
 
 /// Coordinate strides: the index is split once at the coalesced modes; each component is a
 /// sum with that component's coefficients; `offset` returns the tuple of the components.
-fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
+fn basis_items(target: &Target, plan: &CoordinatePlan) -> TokenStream {
     let tys: Vec<TokenStream> = plan.signed.iter().map(|&s| int_type(s)).collect();
     let off = quote!((#(#tys,)*));
     let index = local("index");
@@ -382,7 +382,7 @@ fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
             cosize_ty: quote!((#(#cosize_tys,)*)),
             cosize: quote!((#(#cosizes,)*)),
             coord_ty,
-            runtime: Runtime::Value(quote!(BasisLayout)),
+            runtime: Runtime::Value(quote!(CoordinateLayout)),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),

@@ -7,7 +7,7 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
-use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
+use layout_core::{CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
 
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +99,7 @@ pub enum Plan {
     /// `Sw<B,M,S> o off o L`.
     Swizzled(SwizzledPlan),
     /// Coordinate strides `a@i`: offsets are tuples.
-    Basis(BasisPlan),
+    Coordinate(CoordinatePlan),
     /// F2 strides `fk`: XOR of carry-less products.
     F2(F2Plan),
 }
@@ -110,7 +110,7 @@ impl Plan {
         match self {
             Plan::Int(p) => &p.notation,
             Plan::Swizzled(p) => &p.notation,
-            Plan::Basis(p) => &p.notation,
+            Plan::Coordinate(p) => &p.notation,
             Plan::F2(p) => &p.notation,
         }
     }
@@ -161,7 +161,7 @@ impl SwizzledPlan {
 /// each component of the result is the integer layout function with that component's
 /// coefficients (the integer plan per component, sharing the division work).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BasisPlan {
+pub struct CoordinatePlan {
     pub notation: String,
     pub size: u64,
     pub rank: usize,
@@ -183,8 +183,8 @@ pub struct BasisPlan {
     pub shape: ShapeTree,
 }
 
-impl BasisPlan {
-    pub fn new(b: &BasisLayout) -> Result<BasisPlan, LayoutError> {
+impl CoordinatePlan {
+    pub fn new(b: &CoordinateLayout) -> Result<CoordinatePlan, LayoutError> {
         let n = b.codomain_rank();
         let mut cosize = Vec::with_capacity(n);
         let mut signed = Vec::with_capacity(n);
@@ -194,17 +194,17 @@ impl BasisPlan {
             cosize.push(p.cosize);
             signed.push(p.signed);
         }
-        let coefs = |l: &BasisLayout| -> Vec<Vec<i64>> {
+        let coefs = |l: &CoordinateLayout| -> Vec<Vec<i64>> {
             l.stride_leaves().into_iter().map(|c| (0..n).map(|i| c.get(i).copied().unwrap_or(0)).collect()).collect()
         };
-        let flat = |l: &BasisLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
+        let flat = |l: &CoordinateLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
             l.shape().leaves().into_iter().zip(cs).map(|(s, c)| (s, i64::from(c.iter().any(|&x| x != 0)))).collect()
         };
         let coalesced = b.coalesce().flatten();
         let mode_coefs = coefs(&coalesced);
         let leaf_coefs = coefs(b);
         let mut next = 0;
-        Ok(BasisPlan {
+        Ok(CoordinatePlan {
             notation: b.to_string(),
             size: to_u64(b.size()),
             rank: b.rank(),
@@ -242,8 +242,9 @@ pub struct F2Plan {
 impl F2Plan {
     pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
         let cosize = l.cosize()?;
-        let flat =
-            |l: &F2Layout| -> Vec<(i64, i64)> { l.shape().leaves().into_iter().zip(l.stride().leaves()).collect() };
+        let flat = |l: &F2Layout| -> Vec<(i64, i64)> {
+            l.shape().leaves().into_iter().zip(l.stride_bits().leaves()).collect()
+        };
         let modes = with_splits(&flat(&l.coalesce().flatten()));
         let offset_modes = modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
         let mut next = 0;

@@ -81,7 +81,7 @@ fn expand_expr_for_the_cli() {
     // Swizzled, coordinate and F2 layouts expand too.
     for (text, what) in [
         ("Sw<3,4,3> o (8,64):(64,1)", "SwizzledLayout"),
-        ("(4,8):(1@0,1@1)", "BasisLayout"),
+        ("(4,8):(1@0,1@1)", "CoordinateLayout"),
         ("(4,4):(f1,f5)", "F2Layout"),
     ] {
         let out = pretty(layout_codegen::expand_expr(text, "K").unwrap());

@@ -32,7 +32,7 @@ fn substitute(text: &str, value: &dyn Fn(&str) -> Option<i64>) -> String {
 
 fn static_layout(text: &str) -> Result<Layout, String> {
     match evaluate(text) {
-        Ok(Value::Layout(l)) => Ok(l),
+        Ok(Value::Layout(layout_core::AnyLayout::Int(l))) => Ok(l),
         Ok(Value::Tuple(t)) => Layout::column_major(t).map_err(|e| e.to_string()),
         Ok(v) => Err(format!("not a layout: {v}")),
         Err(e) => Err(e.to_string()),
