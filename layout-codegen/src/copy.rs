@@ -125,6 +125,13 @@ pub fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mu
             )));
             return None;
         }
+        Plan::Composed(p) => {
+            cx.error(at(format!(
+                "the {side} `{}` of a copy is a composed layout; copy an integer, swizzled or F2 layout",
+                p.notation
+            )));
+            return None;
+        }
         Plan::Coordinate(p) => {
             cx.error(at(format!(
                 "the {side} `{}` of a copy is a coordinate layout: its offsets are coordinates, not positions in \
@@ -152,6 +159,7 @@ fn size_of(plan: &Plan) -> u64 {
         Plan::Swizzled(p) => p.inner.size,
         Plan::F2(p) => p.size,
         Plan::Coordinate(p) => p.size,
+        Plan::Composed(p) => p.inner.size,
     }
 }
 

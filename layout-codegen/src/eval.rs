@@ -15,7 +15,7 @@ use crate::ast::{ExprTokens, Item};
 use crate::ctxt::Ctxt;
 use crate::dynamic::DynPlan;
 use crate::kernel::{self, Kernel};
-use crate::plan::{CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
+use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// What became of one item.
 pub enum Outcome {
@@ -272,6 +272,7 @@ pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
             CoordinatePlan::new(b).map(Plan::Coordinate).map_err(|e| machine(b, e))
         }
         Value::Layout(AnyLayout::F2(f)) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        Value::Layout(AnyLayout::Composed(c)) => ComposedPlan::new(c).map(Plan::Composed).map_err(|e| machine(c, e)),
         v => {
             let layout = as_layout(v).map_err(PlanError::NotALayout)?;
             IndexPlan::new(&layout).map(Plan::Int).map_err(|e| machine(&layout, e))

@@ -35,7 +35,7 @@ use crate::ctxt::Ctxt;
 use crate::eval::Outcome;
 use crate::expand::Target;
 use crate::kernel::Kernel;
-pub use crate::plan::{CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
+pub use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, StagePlan, SwizzledPlan};
 
 /// [`expand`] with the facade named by `facade` (the facade's `layout!` passes `$crate`, so
 /// the generated code works when a user renames the dependency).

@@ -7,7 +7,9 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
-use layout_core::{CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
+use layout_core::{
+    ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout, coalesce,
+};
 
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +104,8 @@ pub enum Plan {
     Coordinate(CoordinatePlan),
     /// F2 strides `fk`: XOR of carry-less products.
     F2(F2Plan),
+    /// `A o Sw o off o B`: B, then a chain of layouts, swizzles and offsets.
+    Composed(ComposedPlan),
 }
 
 impl Plan {
@@ -112,6 +116,7 @@ impl Plan {
             Plan::Swizzled(p) => &p.notation,
             Plan::Coordinate(p) => &p.notation,
             Plan::F2(p) => &p.notation,
+            Plan::Composed(p) => &p.notation,
         }
     }
 }
@@ -153,6 +158,60 @@ impl SwizzledPlan {
             yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
             shift: sw.shift(),
             cosize: to_u64(cosize),
+        })
+    }
+}
+
+/// One stage of a composed layout's chain, as the emitted code applies it to an `isize`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StagePlan {
+    /// An integer layout evaluated at the (non-negative) value: its index plan.
+    Layout(IndexPlan),
+    /// `x ^ ((x & yyy) >> S)` (`<< -S` for a negative S).
+    Swizzle { yyy: u64, shift: i64 },
+    /// `x + o`.
+    Offset(i64),
+}
+
+/// `F_1 o … o F_k o B`: B's plan, then the stages from the innermost out. Every value of the
+/// domain is computed by layout-core when planning, so the chain is known to be defined
+/// (no layout stage sees a negative value) and to fit 64-bit integers there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposedPlan {
+    pub notation: String,
+    /// The plan of B.
+    pub inner: IndexPlan,
+    /// Outermost first, as written.
+    pub stages: Vec<StagePlan>,
+    /// `cosize` as layout-core reports it (largest value plus one over the domain).
+    pub cosize: u64,
+    /// Some value of the domain is negative: offsets are `isize`.
+    pub signed: bool,
+}
+
+impl ComposedPlan {
+    pub fn new(c: &ComposedLayout) -> Result<ComposedPlan, LayoutError> {
+        let table = c.table()?;
+        let stages = c
+            .stages()
+            .iter()
+            .map(|s| {
+                Ok(match s {
+                    Stage::Layout(l) => StagePlan::Layout(IndexPlan::new(l)?),
+                    Stage::Swizzle(sw) => StagePlan::Swizzle {
+                        yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
+                        shift: sw.shift(),
+                    },
+                    Stage::Offset(o) => StagePlan::Offset(*o),
+                })
+            })
+            .collect::<Result<_, LayoutError>>()?;
+        Ok(ComposedPlan {
+            notation: c.to_string(),
+            inner: IndexPlan::new(c.inner())?,
+            stages,
+            cosize: to_u64(c.cosize()?),
+            signed: table.iter().any(|&v| v < 0),
         })
     }
 }

@@ -230,7 +230,7 @@ pub trait GeneratedLayout: Copy + Default + Debug + Display + Eq + Hash + Send +
     type Offset: Copy + Debug + Eq + Hash + Send + Sync + 'static;
     /// The natural coordinate: nested tuples of `usize` shaped like the layout.
     type Coord: Copy;
-    /// The run-time value of layout-core: [`Layout`], [`SwizzledLayout`], [`CoordinateLayout`]
+    /// The run-time value of layout-core: [`Layout`], [`SwizzledLayout`], [`ComposedLayout`], [`CoordinateLayout`]
     /// or [`F2Layout`].
     type Value: Clone + Debug + Display + PartialEq + __private::FromNotation;
     /// `size(L)`.
@@ -379,7 +379,7 @@ pub mod __private {
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
     pub use crate::{DynamicError, EdgeTiles, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::{AnyLayout, Value};
-    pub use layout_core::{CoordinateLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
+    pub use layout_core::{ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
     pub use layout_macro::__layout as layout_impl;
 
     /// A run-time value from the notation the macro has already evaluated; the stand-in of
@@ -415,6 +415,14 @@ pub mod __private {
         CoordinateLayout::new(IntTuple::Int(1), Vec::new()).expect("`1:0` is a layout")
     );
     from_notation!(F2Layout, F2, F2Layout::new(IntTuple::Int(1), IntTuple::Int(0)).expect("`1:f0` is a layout"));
+    from_notation!(ComposedLayout, Composed, {
+        // A chain that stays composed: `(2,2):(1,3)` sends index bit 1 to 3, not a single bit,
+        // so no swizzle after it is the same function.
+        match layout_core::evaluate("(2,2):(1,3) o Sw<1,0,1> o 4:1") {
+            Ok(Value::Layout(AnyLayout::Composed(c))) => c,
+            _ => unreachable!("`(2,2):(1,3) o Sw<1,0,1> o 4:1` is a composed layout"),
+        }
+    });
 
     /// The layout of a notation the macro has already evaluated (`1:0` for the stand-in of
     /// an item whose evaluation failed, whose notation is empty).
