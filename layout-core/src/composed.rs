@@ -1,4 +1,4 @@
-//! Composed layouts (CuTe's `ComposedLayout<A, O, B>`, docs/algebra.md §8): a chain of
+//! Composed layouts (CuTe's `ComposedLayout<A, O, B>`, docs/algebra.md §1.6): a chain of
 //! functions on integers, integer layouts `A`, swizzles `Sw` and offsets `o`, applied after
 //! an integer layout B that fixes the domain: `A o Sw o o o B` is `c ↦ A(Sw(o + B(c)))`.
 //!

@@ -1,8 +1,9 @@
 //! The CuTe layout algebra (Cecka, "CuTe Layout Representation and Algebra", arXiv 2603.02298):
 //! hierarchical int tuples, layouts `shape:stride`, and every operation of the algebra,
 //! exact and checked. Beyond integer strides: swizzled layouts `Sw<B,M,S> o L`
-//! ([`SwizzledLayout`]), coordinate strides `a@i` ([`CoordinateLayout`]) and F2 strides `fk`
-//! ([`F2Layout`]). An operation that is not admissible returns a [`LayoutError`] that
+//! ([`SwizzledLayout`]), coordinate strides `a@i` ([`CoordinateLayout`]), F2 strides `fk`
+//! ([`F2Layout`]) and composed layouts `A o Sw o off o B` ([`ComposedLayout`]); a layout of any
+//! of these kinds is an [`AnyLayout`]. An operation that is not admissible returns a [`LayoutError`] that
 //! names the violated condition and the numbers; nothing panics, overflow is an error.
 //!
 //! ```

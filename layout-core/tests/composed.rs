@@ -1,4 +1,4 @@
-//! Composed layouts `A o Sw o off o B` (CuTe's `ComposedLayout`, docs/algebra.md §8): a
+//! Composed layouts `A o Sw o off o B` (CuTe's `ComposedLayout`, docs/algebra.md §1.6): a
 //! composition with a swizzle or a swizzled layout on the right, checked at every index
 //! against the brute-force `A(Sw(off + B(i)))`, exhaustively over small cases and by
 //! property; `(A o Sw o B) ∘ C = A o Sw o (B ∘ C)`; the normal form and its simplifications;

@@ -122,7 +122,7 @@ pub(super) fn filter(a: &Args) -> Res {
 
 /// `composition(A, B)`: B a layout or tiler (A of any kind), B producing coordinates
 /// (coordinate reduction, A of any kind), or B a swizzle, a swizzled or a composed layout (A
-/// with integer values): the composed layout `A o B` in normal form (docs/algebra.md §8).
+/// with integer values): the composed layout `A o B` in normal form (docs/algebra.md §1.6).
 pub(super) fn composition(a: &Args) -> Res {
     let lhs = a.any(0)?;
     let chained = match &a.vals[1] {
@@ -306,7 +306,7 @@ pub(super) fn make_swizzle(a: &Args) -> Res {
 
 /// `make_composed_layout(F_1, …, F_k, L)`, written `F_1 o … o F_k o L`: `Sw o offset o L`
 /// (`Sw o L` for offset 0), and chains of layouts, swizzles and integer offsets with at least
-/// one swizzle, `A o Sw o off o B` (docs/algebra.md §8), in normal form.
+/// one swizzle, `A o Sw o off o B` (docs/algebra.md §1.6), in normal form.
 pub(super) fn make_composed_layout(a: &Args) -> Res {
     let last = a.vals.len() - 1;
     let has_swizzle = a.vals[..last]

@@ -1,4 +1,4 @@
-//! Composed layouts `A o Sw o off o B` through `layout!` (docs/algebra.md §8): a composition
+//! Composed layouts `A o Sw o off o B` through `layout!` (docs/algebra.md §1.6): a composition
 //! with a swizzled layout on the right that no swizzled layout represents; the generated
 //! `offset(i)`, `offset_of`, the traversal and the constants checked against layout-core
 //! and against the brute-force `A(Sw(off + B(i)))` at every index.
