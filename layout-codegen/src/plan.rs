@@ -9,6 +9,7 @@
 
 use layout_core::{
     ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout, coalesce,
+    coalesce_extended,
 };
 
 /// How the running index is split at one mode.
@@ -83,6 +84,17 @@ impl IndexPlan {
             leaves: with_splits(&layout.flat_modes()),
             shape: tree(layout.shape(), &mut next),
         })
+    }
+
+    /// The plan of a layout evaluated past its size too (a stage of a composed layout): the
+    /// modes of `coalesce_z(L)`, which keeps the extension of the last mode, so that `offset`
+    /// is `L(i)` on the extended domain as layout-core evaluates it (plain coalescing drops a
+    /// trailing `1:d`, which changes the values past the size).
+    pub fn extended(layout: &Layout) -> Result<IndexPlan, LayoutError> {
+        let mut plan = IndexPlan::new(layout)?;
+        plan.modes = with_splits(&coalesce_extended(layout).flat_modes());
+        plan.offset_modes = plan.modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
+        Ok(plan)
     }
 
     /// The number of divisions (or shifts) `offset` performs: one per computed mode but the
@@ -197,7 +209,7 @@ impl ComposedPlan {
             .iter()
             .map(|s| {
                 Ok(match s {
-                    Stage::Layout(l) => StagePlan::Layout(IndexPlan::new(l)?),
+                    Stage::Layout(l) => StagePlan::Layout(IndexPlan::extended(l)?),
                     Stage::Swizzle(sw) => StagePlan::Swizzle {
                         yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
                         shift: sw.shift(),

@@ -133,6 +133,7 @@ snapshot!(swizzled_offset_negative_shift, "pub Shifted = Sw<2,0,-2> o 3 o (4,4):
 snapshot!(coordinate_blocked, "/// A14.\npub Blocked = (4,(4,2)):(1@1,(1@0,6@1));");
 snapshot!(f2_fig4c, "/// A16.\npub Xor = (4,(4,3)):(f1,(f5,f16));");
 snapshot!(f2_single_bit_strides, "pub P5 = composition((8,8):(f1,f9), ((4,8),2):((16,1),8));");
+snapshot!(composed_past_the_size, "pub Past = (4,1):(1,7) o Sw<1,0,2> o 1 o 4:1;");
 snapshot!(
     composed_chain,
     "/// A layout after a swizzled layout.\npub Chain = composition((8,8):(1,9), Sw<3,0,3> o 1 o (8,8):(8,1));"

@@ -66,12 +66,20 @@ pub struct ComposedLayout {
 
 impl ComposedLayout {
     /// `F_1 o … o F_k o B` (outermost first) in normal form, as the simplest kind that is the
-    /// same function on B's domain: an integer layout when no swizzle remains and the layouts
+    /// same function on B's domain (admissible for any stages; a chain with offsets and no
+    /// swizzle is printed behind `Sw<0,0,0>`): an integer layout when no swizzle remains and the layouts
     /// compose, a swizzled layout `Sw o off o L` when no layout stage remains, else a
     /// composed layout. Errors only when a chain without swizzles has layouts that do not
     /// compose (as [`composition`](crate::composition) says) or an offset overflows.
     pub fn build(stages: Vec<Stage>, inner: Layout) -> Result<AnyLayout> {
-        let stages = merge(stages, true)?;
+        let mut stages = merge(stages, true)?;
+        if !stages.iter().any(|s| matches!(s, Stage::Swizzle(_)))
+            && stages.iter().any(|s| matches!(s, Stage::Offset(_)))
+        {
+            // Offsets without a swizzle: printed behind the identity swizzle, as `Sw<0,0,0> o
+            // off o L` always has been, so that the printed form parses back.
+            stages.insert(0, Stage::Swizzle(Swizzle::identity()));
+        }
         let (stages, inner) = fold_inner(stages, inner);
         let swizzles = stages.iter().filter(|s| matches!(s, Stage::Swizzle(_))).count();
         let offsets = stages.iter().any(|s| matches!(s, Stage::Offset(_)));

@@ -210,6 +210,11 @@ fn the_chain_is_built_in_normal_form() {
     // The two swizzles cancel once the zero offset between them is dropped, and the layout
     // composes with B.
     assert_eq!(l, AnyLayout::Int(lay("(4,4):(1,5)")));
+    // Offsets and no swizzle: behind the identity swizzle, printed so that it parses back.
+    let l = ComposedLayout::build(vec![Stage::Layout(lay("(4,4):(1,5)")), Stage::Offset(2)], lay("8:1")).unwrap();
+    assert_eq!(l.to_string(), "Sw<0,0,0> o (4,4):(1,5) o 2 o 8:1");
+    assert_eq!(value_of(&l.to_string()), l);
+    assert_eq!(values(&l), (0..8).map(|i| lay("(4,4):(1,5)").eval(2 + i).ok()).collect::<Vec<_>>());
 }
 
 proptest! {

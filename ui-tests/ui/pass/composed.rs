@@ -15,6 +15,8 @@ layout! {
     pub Offset = composition(composition((8,8):(8,1), Sw<2,0,3> o 1 o Tile), (4,4):(1,8));
     /// Two layouts and two swizzles.
     pub Long = (4,4):(1,5) o Sw<1,0,2> o 3 o (4,4):(4,1) o Sw<2,0,2> o 16:1;
+    /// A layout stage evaluated past its size: its trailing `1:7` extends the last mode.
+    pub Past = (4,1):(1,7) o Sw<1,0,2> o 1 o 4:1;
 }
 
 fn all<L: GeneratedLayout>() -> Vec<L::Offset> {
@@ -44,6 +46,8 @@ fn main() {
     agrees::<Chain>();
     agrees::<Offset>();
     agrees::<Long>();
+    agrees::<Past>();
+    assert_eq!(all::<Past>(), [1, 2, 3, 8]);
 
     // The brute force: A(Sw(off + B(i))).
     let (a, b) = (parse_layout("(8,8):(1,9)").unwrap(), parse_layout("(8,8):(8,1)").unwrap());
