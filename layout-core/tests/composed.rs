@@ -193,6 +193,11 @@ fn operations_on_a_composed_layout_act_on_its_inner_layout() {
         (format!("right_inverse({text})"), "not defined for a composed layout"),
         (format!("left_inverse({text})"), "not defined for a composed layout"),
         (format!("make_layout(4:1, {text})"), "concatenation"),
+        ("composition((4,4):(f1,f5), Sw<1,0,1> o 16:1)".into(), "A is an integer, swizzled or composed layout"),
+        ("composition((4,4):(1@0,1@1), Sw<1,0,1>)".into(), "A is an integer, swizzled or composed layout"),
+        ("composition(4:1, (4,4):(f1,f5))".into(), "on the right"),
+        ("(2,2):(1,3) o Sw<1,0,1> o f1 o 4:1".into(), "chains layouts, swizzles and integer offsets"),
+        ("(4,4):(1,4) o 2 o 16:1".into(), "compose two layouts with `composition(A, B)`"),
     ] {
         let msg = show(op.clone());
         assert!(msg.contains(needle), "{op}: {msg}");

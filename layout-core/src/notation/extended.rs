@@ -143,7 +143,10 @@ pub(super) fn composition(a: &Args) -> Res {
     };
     match chained {
         Some(r) => a.lift(r).map(Value::Layout),
-        None => Err(a.undefined(0, ": a swizzle or a swizzled layout on the right needs A with integer values")),
+        None => Err(a.undefined(
+            0,
+            ": with a swizzle or a swizzled layout on the right, A is an integer, swizzled or composed layout",
+        )),
     }
 }
 
