@@ -249,4 +249,22 @@ mod tests {
         assert!(l.mode(2).is_err());
         assert_eq!(l.eval(22), lay("((3,2),((2,3),2)):((4,1),((2,15),100))").eval(22));
     }
+
+    #[test]
+    fn coalescing_is_the_integer_coalesce_in_every_semimodule() {
+        // One merge for every kind: the strided coalesce of an integer layout is `coalesce`
+        // (and, keeping the last mode, `coalesce_extended`) exactly.
+        for s0 in 1..=4 {
+            for s1 in 1..=4 {
+                for d0 in 0..=6 {
+                    for d1 in 0..=9 {
+                        let l = lay(&format!("({s0},({s1},2)):({d0},({d1},{}))", d0 + d1));
+                        let sl = int(&l);
+                        assert_eq!(sl.coalesce(false).to_string(), crate::coalesce(&l).to_string(), "{l}");
+                        assert_eq!(sl.coalesce(true).to_string(), crate::coalesce_extended(&l).to_string(), "{l}");
+                    }
+                }
+            }
+        }
+    }
 }
