@@ -5,7 +5,9 @@
 use std::collections::{HashMap, HashSet};
 
 use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name, mentions_symbols, parse_facts};
-use layout_core::notation::{Env, Expr, ExprError, ExprKind, Span, Value, did_you_mean, evaluate_expr, parse};
+use layout_core::notation::{
+    Env, Expr, ExprError, ExprKind, Span, Value, did_you_mean, did_you_mean_operation, evaluate_expr, parse,
+};
 use layout_core::{Layout, LayoutError, Operation};
 use quote::ToTokens;
 
@@ -344,7 +346,7 @@ pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
         && Operation::from_name(name).is_none()
         && name != "local_tile_edge"
     {
-        let help = did_you_mean(name, Operation::ALL.iter().map(|op| op.name()));
+        let help = did_you_mean_operation(name);
         let message = with_help(format!("unknown operation `{name}`"), help);
         cx.error(expr.error_at(name_span.start, name_span.end, message));
         ok = false;

@@ -128,7 +128,7 @@ fn check_segment(text: &str, seg: &Segment<'_>) {
             let star = seg.built(|r| *r == Role::Star);
             if !star.is_empty() {
                 assert_eq!(composition(&seg.operand("A"), &star[0]).unwrap(), result, "{text}: not A ∘ B★");
-                assert_eq!(seg.nested_results(Operation::Composition), [result.clone()]);
+                assert_eq!(seg.nested_results(Operation::Composition), std::slice::from_ref(&result));
             }
         }
         Operation::LogicalProduct if modes.is_empty() => {

@@ -293,7 +293,7 @@ fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> R
 }
 
 fn unknown_function(name: &str) -> String {
-    match super::did_you_mean(name, Operation::ALL.iter().map(|op| op.name())) {
+    match super::did_you_mean_operation(name) {
         Some(help) => format!("unknown operation `{name}`; {help}"),
         None => format!("unknown operation `{name}`"),
     }
