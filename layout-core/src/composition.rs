@@ -57,7 +57,7 @@ pub(crate) fn compose<S: Semimodule>(a: &Strided<S>, b: &Layout) -> Result<Strid
     })
 }
 
-/// One step of the walk of a rank-1 B over a mode of coalesced A .
+/// One step of the walk of a rank-1 B over a mode of coalesced A.
 #[derive(Clone, Copy, Debug)]
 struct Digit {
     mode: usize,
@@ -68,6 +68,7 @@ struct Digit {
 /// The result's flat modes and the digits the walk touched.
 type Walk<S> = (Vec<(i64, S)>, Vec<Digit>);
 
+/// One composition `A ∘ B` in progress.
 struct Ctx<'a, S> {
     a: &'a Strided<S>,
     /// Flat modes of coalesced A; the last one is unbounded.
@@ -175,7 +176,7 @@ impl<S: Semimodule> Ctx<'_, S> {
         Strided::from_flat(self.ca.to_vec()).to_string()
     }
 
-    /// As in `composition.rs`: the digits of B's modes never carry in a non-last mode of
+    /// The digits of B's modes never carry in a non-last mode of
     /// coalesced A, or the mode-wise result equals `A(B(i))` at every point.
     fn check_distributes(&self, r: &Strided<S>, digits: &[Vec<Digit>]) -> Result<()> {
         let last = self.ca.len() - 1;

@@ -1,11 +1,10 @@
 //! Layouts whose strides live in any semimodule (paper §1): the shared machinery behind
 //! coordinate-stride and F2-stride layouts. A [`Strided`] is a shape and one stride per leaf;
-//! evaluation, coalescing and composition with an integer layout on the right only need the
-//! semimodule operations, so they are written once here. Structural operations (modes,
-//! flattening, slicing) are the integer ones applied to an index proxy whose stride leaves
-//! number the leaves.
-//! Composition with these layouts on the left is the walk of [`composition`](crate::composition),
-//! written once for every semimodule.
+//! evaluation and coalescing only need the semimodule operations, so they are written once
+//! here. Structural operations (modes, flattening, slicing) are the integer ones applied to an
+//! index proxy whose stride leaves number the leaves. Composition with such a layout on the
+//! left is the walk of [`composition`](crate::composition), also written once for every
+//! semimodule.
 
 use std::fmt;
 

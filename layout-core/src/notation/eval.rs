@@ -174,6 +174,7 @@ fn int_tuple_of(v: Value, span: Span, what: &str) -> Result<IntTuple, ExprError>
 
 /// One operation of the expression language: how it is called and what runs it.
 pub struct Function {
+    /// The operation; its name is how the function is called.
     pub op: Operation,
     /// How it is called, e.g. `complement(L[, cotarget])`.
     pub signature: &'static str,
