@@ -19,7 +19,7 @@ pub fn eval_line(text: &str) -> Result<String, String> {
 /// `eval` with numbers for the symbols (`--let M=64`): the layout with the numbers in, or
 /// the condition that fails with the numbers.
 pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, String> {
-    use layout_core::dynamic::{evaluate_dynamic, is_symbol_name};
+    use layout_core::dynamic::{DynOutput, evaluate_dynamic_value, is_symbol_name};
     let dynamic = text.contains("where")
         || layout_core::notation::parse(text)
             .is_ok_and(|ast| layout_core::dynamic::mentions_symbols(&ast, &Default::default(), &Default::default()));
@@ -29,25 +29,32 @@ pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, Stri
         }
         return evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e));
     }
-    let l = evaluate_dynamic(text).map_err(|e| describe(text, &e))?;
+    let out = evaluate_dynamic_value(text).map_err(|e| describe(text, &e))?;
+    let (shown, conds, symbols) = match &out {
+        DynOutput::Layout(l) => (l.to_string(), &l.conds, &l.symbols),
+        DynOutput::Int(i) => (i.to_string(), &i.conds, &i.symbols),
+    };
     if lets.is_empty() {
-        let mut out = l.to_string();
-        for c in &l.conds {
+        let mut out = shown;
+        for c in conds {
             out.push_str(&format!("\n  if {}  ({})", c.cond, c.why));
         }
         return Ok(out);
     }
-    if let Some((name, _)) = lets.iter().find(|(n, _)| !is_symbol_name(n) || !l.symbols.contains(n)) {
+    if let Some((name, _)) = lets.iter().find(|(n, _)| !is_symbol_name(n) || !symbols.contains(n)) {
         return Err(format!(
             "`--let {name}=…`: the expression has no symbol `{name}` (its symbols: {})",
-            l.symbols.join(", ")
+            symbols.join(", ")
         ));
     }
-    if let Some(missing) = l.symbols.iter().find(|s| !lets.iter().any(|(n, _)| n == *s)) {
+    if let Some(missing) = symbols.iter().find(|s| !lets.iter().any(|(n, _)| n == *s)) {
         return Err(format!("no value for the symbol `{missing}`: add `--let {missing}=…`"));
     }
     let value = |s: &str| lets.iter().find(|(n, _)| n == s).map(|(_, v)| *v);
-    l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string())
+    match &out {
+        DynOutput::Layout(l) => l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string()),
+        DynOutput::Int(i) => i.substitute(&value).map(|v| v.to_string()).map_err(|e| e.to_string()),
+    }
 }
 
 /// `NAME=VALUE` of `--let`.

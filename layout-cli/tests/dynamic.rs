@@ -29,3 +29,17 @@ fn let_substitutes() {
     assert!(eval_line_with("(4,8):(1,4)", &lets(&["M=1"])).is_err());
     assert!(parse_let("M").is_err() && parse_let("M=x").is_err());
 }
+
+#[test]
+fn integer_results_print_as_integers() {
+    assert_eq!(eval_line("size((M,N))").unwrap(), "M*N");
+    assert_eq!(eval_line("cosize((8,M):(M,1))").unwrap(), "8*M");
+    assert_eq!(eval_line("rank(((8,M),N):((1,8),LDA))").unwrap(), "2");
+    let out = eval_line("size(local_tile((M,N):(1,LD), [8:1,8:1]))").unwrap();
+    assert!(out.starts_with("64\n  if M % 8 == 0"), "{out}");
+    assert_eq!(eval_line_with("size((M,N))", &lets(&["M=3", "N=5"])).unwrap(), "15");
+    let e = eval_line_with("size(logical_divide((M,N):(1,LD), [8:1,_]))", &lets(&["M=12", "N=1", "LD=12"]));
+    assert!(e.unwrap_err().contains("M % 8 == 0"));
+    // The printed integer parses back.
+    assert_eq!(eval_line("size(M*N)").unwrap(), "M*N");
+}
