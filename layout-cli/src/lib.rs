@@ -33,6 +33,7 @@ pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, Stri
     let (shown, conds, symbols) = match &out {
         DynOutput::Layout(l) => (l.to_string(), &l.conds, &l.symbols),
         DynOutput::Int(i) => (i.to_string(), &i.conds, &i.symbols),
+        DynOutput::Edges(e) => (e.to_string(), &e.layout.conds, &e.layout.symbols),
     };
     if lets.is_empty() {
         let mut out = shown;
@@ -54,7 +55,30 @@ pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, Stri
     match &out {
         DynOutput::Layout(l) => l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string()),
         DynOutput::Int(i) => i.substitute(&value).map(|v| v.to_string()).map_err(|e| e.to_string()),
+        DynOutput::Edges(e) => e.substitute(&value).map(|g| edge_grid_lines(&g)).map_err(|e| e.to_string()),
     }
+}
+
+/// At most this many tiles are listed by `eval` of `local_tile_edge` with `--let`.
+const EDGE_TILES_LISTED: i64 = 64;
+
+/// The tiles of an edge tiling with the numbers in: the grid, then per tile its grid
+/// coordinate, base offset and the layout of its existing elements (`partial` when some
+/// are missing).
+fn edge_grid_lines(g: &layout_core::dynamic::EdgeGrid) -> String {
+    let grid: Vec<String> = g.grid().iter().map(i64::to_string).collect();
+    let mut out = format!("{} tiles ({}) over {}", g.count(), grid.join(" x "), g.layout);
+    for k in 0..g.count().min(EDGE_TILES_LISTED) {
+        let coord: Vec<String> = g.tile_coord(k).iter().map(i64::to_string).collect();
+        let tile = g.tile(k);
+        let full: i64 = g.modes.iter().map(|m| m.2).product();
+        let partial = if tile.size() < full { "  partial" } else { "" };
+        out.push_str(&format!("\n  tile {k} ({}) at offset {}: {tile}{partial}", coord.join(","), g.tile_base(k)));
+    }
+    if g.count() > EDGE_TILES_LISTED {
+        out.push_str(&format!("\n  … {} more", g.count() - EDGE_TILES_LISTED));
+    }
+    out
 }
 
 /// `NAME=VALUE` of `--let`.

@@ -194,14 +194,27 @@ impl std::fmt::Display for DynInt {
 pub enum DynOutput {
     Layout(DynLayout),
     Int(DynInt),
+    /// `local_tile_edge(A, T)` as the whole expression: the tiles with edges.
+    Edges(super::EdgeTiles),
 }
 
 /// Parses and evaluates `EXPR [where FACTS]`: an integer-valued operation gives
-/// [`DynOutput::Int`], printed as an integer expression (`M*N`) that parses back.
+/// [`DynOutput::Int`], printed as an integer expression (`M*N`) that parses back;
+/// `local_tile_edge(A, T)` as the whole expression gives [`DynOutput::Edges`].
 pub fn evaluate_dynamic_value(text: &str) -> Result<DynOutput, ExprError> {
     let (ast, facts) = parse_with_facts(text)?;
     let (env, denv) = (Env::new(), DynEnv::new());
     let order = check_facts(&ast, &env, &denv, &facts)?;
+    if let ExprKind::Call { name, args, .. } = &ast.kind
+        && name == "local_tile_edge"
+    {
+        let [a, t] = args.as_slice() else {
+            return Err(err(ast.span, format!("`local_tile_edge` takes a layout and a tiler, {} given", args.len())));
+        };
+        let a = evaluate_dynamic_expr(a, &env, &denv, &facts)?;
+        let tiler = evaluate_expr(t, &env)?.into_tiler().map_err(|m| err(t.span, m))?;
+        return super::local_tile_edge(&a, &tiler).map(DynOutput::Edges).map_err(|e| dyn_err(ast.span, e));
+    }
     let cx = Cx { env: &env, denv: &denv, facts: &facts, used: Default::default() };
     let v = cx.eval(&ast)?;
     let int = match &v {
