@@ -459,7 +459,7 @@ fn integer_valued_operations() {
     use layout_core::dynamic::{DynOutput, evaluate_dynamic_value};
     let int = |text: &str| match evaluate_dynamic_value(text).unwrap() {
         DynOutput::Int(i) => i,
-        DynOutput::Layout(l) => panic!("{text}: a layout {l}"),
+        other => panic!("{text}: not an integer: {other:?}"),
     };
     assert_eq!(int("size((M,N))").to_string(), "M*N");
     assert_eq!(int("cosize((M,N):(1,M))").to_string(), "M*N");
