@@ -173,7 +173,7 @@ pub enum SubTensorError {
     /// The sub-tensor does not fit the slice (only possible when the parent's layout value and its
     /// `to_layout` disagree).
     #[error("{0}")]
-    Tensor(DynTensorError),
+    DoesNotFit(DynTensorError),
 }
 
 /// The sub-layout and the offset (relative to the parent's offset 0) at which it starts.
@@ -225,7 +225,7 @@ enum Sub<'t> {
 fn sub_position(base: usize, offset: i64, sub: &RuntimeLayout) -> Result<usize, SubTensorError> {
     let pos = base as i128 + offset as i128;
     usize::try_from(pos).map_err(|_| {
-        SubTensorError::Tensor(DynTensorError::BaseTooSmall {
+        SubTensorError::DoesNotFit(DynTensorError::BaseTooSmall {
             layout: sub.to_string(),
             min: sub.min_offset,
             max: sub.max_offset,
@@ -238,7 +238,7 @@ impl<'a, T, L: TrustedLayout> DynTensor<'a, T, L> {
     fn sub(&self, what: Sub<'_>, k: usize) -> Result<DynTensor<'a, T, RuntimeLayout>, SubTensorError> {
         let (sub, offset) = sub_layout(&self.layout.to_layout(), &what, k)?;
         let pos = sub_position(self.base, offset, &sub)?;
-        DynTensor::with_base(self.data, sub, pos).map_err(SubTensorError::Tensor)
+        DynTensor::with_base(self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
     /// `slice(A, c)`: the sub-tensor of the modes `c` leaves free (`_`), at the offset of
@@ -264,7 +264,7 @@ impl<T, L: TrustedLayout> DynTensorMut<'_, T, L> {
     fn sub_mut(&mut self, what: Sub<'_>, k: usize) -> Result<DynTensorMut<'_, T, RuntimeLayout>, SubTensorError> {
         let (sub, offset) = sub_layout(&self.layout.to_layout(), &what, k)?;
         let pos = sub_position(self.base, offset, &sub)?;
-        DynTensorMut::with_base(&mut *self.data, sub, pos).map_err(SubTensorError::Tensor)
+        DynTensorMut::with_base(&mut *self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
     /// The mutable [`DynTensor::slice`].
