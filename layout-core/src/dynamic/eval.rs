@@ -8,6 +8,7 @@ use super::solve::Cond;
 use super::symint::SymInt;
 use super::{DynError, is_symbol_name};
 use crate::notation::{Env, Expr, ExprError, ExprKind, Span, Value, evaluate_expr, parse};
+use crate::operation::Operation;
 use crate::slice::SliceCoord;
 use crate::tiler::Tiler;
 
@@ -443,6 +444,7 @@ impl Cx<'_> {
     }
 
     fn call(&self, name: &str, args: &[Expr], span: Span) -> Result<DynValue, ExprError> {
+        use Operation as Op;
         let n = args.len();
         let arity = |k: usize| {
             if n == k {
@@ -459,8 +461,29 @@ impl Cx<'_> {
             cx.static_arg(&args[1], "the tiler")?.into_tiler().map_err(|m| err(args[1].span, m))
         };
         let lift = |r: Result<DynLayout, DynError>| r.map(DynValue::Layout).map_err(|e| dyn_err(span, e));
-        match name {
-            "composition" if n == 2 && mentions_symbols(&args[1], self.env, self.denv) => {
+        if name == "local_tile_edge" {
+            return Err(err(
+                span,
+                "`local_tile_edge` is an item of its own, not part of an expression: \
+                 `pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`",
+            ));
+        }
+        let unavailable = || {
+            err(
+                span,
+                format!(
+                    "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
+                     zipped_divide, tiled_divide, flat_divide, local_tile, local_partition, composition, \
+                     logical_product, zipped_product, tiled_product, flat_product, blocked_product, raked_product, \
+                     complement, right_inverse, left_inverse, coalesce, flatten, size, cosize, rank, depth, shape, \
+                     stride, make_layout, get, slice (and `local_tile_edge` as an item, or as the whole expression \
+                     of `layout eval`)"
+                ),
+            )
+        };
+        let Some(op) = Operation::from_name(name) else { return Err(unavailable()) };
+        match op {
+            Op::Composition if n == 2 && mentions_symbols(&args[1], self.env, self.denv) => {
                 // A right operand with symbolic extents and static strides.
                 let a = first(self)?;
                 let v = self.eval(&args[1])?;
@@ -473,19 +496,24 @@ impl Cx<'_> {
                 }
                 lift(dl::compose(&a, &b))
             }
-            "logical_divide" | "zipped_divide" | "tiled_divide" | "local_tile" | "local_partition" | "composition" => {
+            Op::LogicalDivide
+            | Op::ZippedDivide
+            | Op::TiledDivide
+            | Op::LocalTile
+            | Op::LocalPartition
+            | Op::Composition => {
                 arity(2)?;
                 let (a, t) = (first(self)?, tiler(self)?);
-                lift(match name {
-                    "logical_divide" => dl::logical_divide_tiler(&a, &t),
-                    "zipped_divide" => dl::zipped_divide(&a, &t),
-                    "tiled_divide" => dl::tiled_divide(&a, &t),
-                    "local_tile" => dl::local_tile(&a, &t),
-                    "local_partition" => dl::local_partition(&a, &t),
+                lift(match op {
+                    Op::LogicalDivide => dl::logical_divide_tiler(&a, &t),
+                    Op::ZippedDivide => dl::zipped_divide(&a, &t),
+                    Op::TiledDivide => dl::tiled_divide(&a, &t),
+                    Op::LocalTile => dl::local_tile(&a, &t),
+                    Op::LocalPartition => dl::local_partition(&a, &t),
                     _ => dl::composition_tiler(&a, &t),
                 })
             }
-            "complement" if n == 1 || n == 2 => {
+            Op::Complement if n == 1 || n == 2 => {
                 let a = first(self)?;
                 let cot = match args.get(1) {
                     Some(c) => Some(self.int(c)?),
@@ -493,18 +521,18 @@ impl Cx<'_> {
                 };
                 lift(dl::complement(&a, cot.as_ref()))
             }
-            "logical_product" | "blocked_product" | "raked_product" => {
+            Op::LogicalProduct | Op::BlockedProduct | Op::RakedProduct => {
                 arity(2)?;
                 let a = first(self)?;
                 let v = self.eval(&args[1])?;
-                if name == "logical_product"
+                if op == Op::LogicalProduct
                     && let DynValue::Static(s) = &v
                     && let Ok(t) = s.clone().into_tiler()
                     && matches!(t, Tiler::Modes(_))
                 {
                     return lift(dl::logical_product_tiler(&a, &t));
                 }
-                if name == "logical_product"
+                if op == Op::LogicalProduct
                     && let DynValue::Tuple(SymTuple::Tuple(entries)) = &v
                 {
                     // A shape as a tiler, as in the static algebra: `[s0:1, s1:1, …]` by mode.
@@ -536,22 +564,17 @@ impl Cx<'_> {
                     return Ok(DynValue::Layout(out));
                 }
                 let b = self.layout(v, args[1].span)?;
-                lift(match name {
-                    "logical_product" => dl::logical_product(&a, &b),
-                    "blocked_product" => dl::zip_product(&a, &b, false),
+                lift(match op {
+                    Op::LogicalProduct => dl::logical_product(&a, &b),
+                    Op::BlockedProduct => dl::zip_product(&a, &b, false),
                     _ => dl::zip_product(&a, &b, true),
                 })
             }
-            "local_tile_edge" => Err(err(
-                span,
-                "`local_tile_edge` is an item of its own, not part of an expression: \
-                 `pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`",
-            )),
-            "coalesce" => {
+            Op::Coalesce => {
                 arity(1)?;
                 Ok(DynValue::Layout(first(self)?.coalesce()))
             }
-            "flatten" => {
+            Op::Flatten => {
                 arity(1)?;
                 let a = first(self)?;
                 let (s, d): (Vec<_>, Vec<_>) =
@@ -562,7 +585,7 @@ impl Cx<'_> {
                 }
                 Ok(DynValue::Layout(out))
             }
-            "size" | "cosize" | "rank" | "depth" => {
+            Op::Size | Op::Cosize | Op::Rank | Op::Depth => {
                 arity(1)?;
                 let a = first(self)?;
                 let mut used = self.used.borrow_mut();
@@ -572,41 +595,41 @@ impl Cx<'_> {
                     }
                 }
                 let int = |k: usize| DynValue::Static(Value::Tuple(crate::IntTuple::Int(k as i64)));
-                Ok(match name {
-                    "size" => DynValue::Int(a.size()),
-                    "rank" => int(a.rank()),
-                    "depth" => int(a.depth()),
+                Ok(match op {
+                    Op::Size => DynValue::Int(a.size()),
+                    Op::Rank => int(a.rank()),
+                    Op::Depth => int(a.depth()),
                     _ => DynValue::Int(dl::cosize(&a).map_err(|e| dyn_err(span, e))?),
                 })
             }
-            "right_inverse" | "left_inverse" => {
+            Op::RightInverse | Op::LeftInverse => {
                 arity(1)?;
                 let a = first(self)?;
-                lift(if name == "right_inverse" { super::right_inverse(&a) } else { super::left_inverse(&a) })
+                lift(if op == Op::RightInverse { super::right_inverse(&a) } else { super::left_inverse(&a) })
             }
-            "zipped_product" | "tiled_product" | "flat_product" | "flat_divide" => {
+            Op::ZippedProduct | Op::TiledProduct | Op::FlatProduct | Op::FlatDivide => {
                 arity(2)?;
                 let (a, t) = (first(self)?, tiler(self)?);
-                lift(match name {
-                    "zipped_product" => dl::zipped_product(&a, &t),
-                    "tiled_product" => dl::tiled_product(&a, &t),
-                    "flat_product" => dl::flat_product(&a, &t),
+                lift(match op {
+                    Op::ZippedProduct => dl::zipped_product(&a, &t),
+                    Op::TiledProduct => dl::tiled_product(&a, &t),
+                    Op::FlatProduct => dl::flat_product(&a, &t),
                     _ => dl::flat_divide(&a, &t),
                 })
             }
-            "shape" | "stride" => {
+            Op::Shape | Op::Stride => {
                 arity(1)?;
                 let a = first(self)?;
-                Ok(DynValue::Tuple(if name == "shape" { a.shape } else { a.stride }))
+                Ok(DynValue::Tuple(if op == Op::Shape { a.shape } else { a.stride }))
             }
-            "make_layout" if n == 2 => {
+            Op::MakeLayout if n == 2 => {
                 let shape = self.tuple(&args[0])?;
                 let stride = self.tuple(&args[1])?;
                 let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(span, x))?;
                 self.with_facts(&mut l);
                 Ok(DynValue::Layout(l))
             }
-            "get" => {
+            Op::Get => {
                 if n < 2 {
                     return Err(err(span, "`get` takes a layout and mode indices"));
                 }
@@ -620,7 +643,7 @@ impl Cx<'_> {
                 }
                 Ok(DynValue::Layout(a))
             }
-            "slice" => {
+            Op::Slice => {
                 arity(2)?;
                 let a = first(self)?;
                 let c = match self.static_arg(&args[1], "the coordinate")? {
@@ -631,16 +654,7 @@ impl Cx<'_> {
                 };
                 lift(dl::slice(&a, &c))
             }
-            _ => Err(err(
-                span,
-                format!(
-                    "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
-                     zipped_divide, tiled_divide, flat_divide, local_tile, local_partition, composition, \
-                     logical_product, zipped_product, tiled_product, flat_product, blocked_product, raked_product, \
-                     complement, right_inverse, left_inverse, coalesce, flatten, size, cosize, rank, depth, shape, \
-                     stride, make_layout, get, slice (and `local_tile_edge` as an item)"
-                ),
-            )),
+            _ => Err(unavailable()),
         }
     }
 }

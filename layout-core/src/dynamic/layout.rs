@@ -13,6 +13,7 @@ use super::{DynError, DynamicError};
 use crate::complement::complement_modes;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::slice::SliceCoord;
 use crate::tiler::Tiler;
 
@@ -559,7 +560,7 @@ fn walk(
 /// must be exact (a divide needs a bijection, docs/algebra.md §3.9). With `exact`, `c | n`
 /// (the tiles cover A exactly) is required (a run-time check); otherwise it must be decided
 /// at expansion time (`flat_divide`'s ceil-div tiles have no form over symbols).
-fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: &'static str, exact: bool) -> Result<Flat, DynError> {
+fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: Operation, exact: bool) -> Result<Flat, DynError> {
     if let Some((stride, extent)) = crate::complement::complement_weak_at(b) {
         return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
             op,
@@ -592,13 +593,13 @@ fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: &'static str, ex
 }
 
 /// `logical_divide(A, B)` for a static layout B: `A ∘ (B, complement(B, |A|))`.
-pub fn logical_divide(a: &DynLayout, b: &Layout, op: &'static str) -> Result<DynLayout, DynError> {
+pub fn logical_divide(a: &DynLayout, b: &Layout, op: Operation) -> Result<DynLayout, DynError> {
     divide_by(a, b, op, true)
 }
 
 /// `A ∘ (B, complement(B, |A|))`: with `exact`, the tiles must cover A (a run-time check);
 /// otherwise that must be decided at expansion time.
-fn divide_by(a: &DynLayout, b: &Layout, op: &'static str, exact: bool) -> Result<DynLayout, DynError> {
+fn divide_by(a: &DynLayout, b: &Layout, op: Operation, exact: bool) -> Result<DynLayout, DynError> {
     if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
         return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
             op,
@@ -643,18 +644,12 @@ fn by_mode(
 }
 
 fn too_many(a: &DynLayout, t: &Tiler, n: usize) -> DynError {
-    DynError::Layout(crate::LayoutError::TooManyModes {
-        what: "tiler",
-        arg: t.to_string(),
-        arg_rank: n,
-        layout: a.to_string(),
-        rank: a.rank(),
-    })
+    DynError::Layout(crate::LayoutError::too_many_modes("tiler", t, n, a, a.rank()))
 }
 
 /// `logical_divide(A, T)` for any static tiler.
 pub fn logical_divide_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    by_mode(a, t, &|a, b| logical_divide(a, b, "logical_divide"))
+    by_mode(a, t, &|a, b| logical_divide(a, b, Operation::LogicalDivide))
 }
 
 /// `composition(A, T)` for a static tiler.
@@ -663,7 +658,7 @@ pub fn composition_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError
 }
 
 /// `((tiles…), (rests…, untiled modes…))`.
-fn hier_unzip(a: &DynLayout, t: &Tiler, op: &'static str) -> Result<DynLayout, DynError> {
+fn hier_unzip(a: &DynLayout, t: &Tiler, op: Operation) -> Result<DynLayout, DynError> {
     hier_unzip_by(a, t, &|a, b| logical_divide(a, b, op))
 }
 
@@ -700,22 +695,22 @@ pub(super) fn hier_unzip_by(
 
 /// `zipped_divide(A, T)`.
 pub fn zipped_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "zipped_divide")
+    hier_unzip(a, t, Operation::ZippedDivide)
 }
 
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    Ok(tiled_unpack(&hier_unzip(a, t, "tiled_divide")?))
+    Ok(tiled_unpack(&hier_unzip(a, t, Operation::TiledDivide)?))
 }
 
 /// `local_tile(A, T)`: mode 0 of the zipped divide (one tile).
 pub fn local_tile(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "local_tile")?.mode(0)
+    hier_unzip(a, t, Operation::LocalTile)?.mode(0)
 }
 
 /// `local_partition(A, T)`: mode 1 of the zipped divide.
 pub fn local_partition(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "local_partition")?.mode(1)
+    hier_unzip(a, t, Operation::LocalPartition)?.mode(1)
 }
 
 /// `slice(A, c)`: the sub-layout of the modes `c` leaves free (the structure follows
@@ -821,7 +816,7 @@ fn complement_flat(
     a: &mut DynLayout,
     of: &DynLayout,
     rest: &dyn Fn(&mut DynLayout, &SymInt) -> Result<SymInt, DynError>,
-    op: &str,
+    op: Operation,
     weak: bool,
 ) -> Result<(Flat, Flat, bool), DynError> {
     if of.stride.leaves().iter().any(SymInt::is_negative) {
@@ -904,7 +899,7 @@ pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout,
             )))
         }
     };
-    let (flat, sorted, weak) = complement_flat(&mut out, a, &rest, "complement", true)?;
+    let (flat, sorted, weak) = complement_flat(&mut out, a, &rest, Operation::Complement, true)?;
     if weak {
         // A symbolic extent that is 1 drops out of the static construction, which changes
         // the floors of a weak complement: each must be decided greater than 1.
@@ -972,7 +967,7 @@ pub fn logical_product(a: &DynLayout, b: &DynLayout) -> Result<DynLayout, DynErr
         acc.mul(s).mul(&d)
     });
     let rest = |_: &mut DynLayout, _: &SymInt| Ok(bound.clone());
-    let (flat, _, _) = complement_flat(&mut out, a, &rest, "logical_product", false)?;
+    let (flat, _, _) = complement_flat(&mut out, a, &rest, Operation::LogicalProduct, false)?;
     let c = out.with_flat(merge(&flat, false));
     let copies = compose(&c, b)?;
     let mut result = DynLayout::concat(vec![a.clone(), copies]);
@@ -1047,7 +1042,7 @@ fn tiled_unpack(zipped: &DynLayout) -> DynLayout {
 /// tiles; over symbols the tiles must provably divide A (`where M % 8 == 0`), and the tiler
 /// may not broadcast.
 pub fn flat_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    Ok(flat_unpack(&hier_unzip_by(a, t, &|a, b| divide_by(a, b, "flat_divide", false))?))
+    Ok(flat_unpack(&hier_unzip_by(a, t, &|a, b| divide_by(a, b, Operation::FlatDivide, false))?))
 }
 
 /// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`, each mode's
