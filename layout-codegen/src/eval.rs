@@ -35,6 +35,9 @@ pub enum Outcome {
     Dynamic(Box<DynPlan>),
     /// An edge tiling of a layout with symbols (`local_tile_edge(Mat, [8:1, 8:1])`).
     Edge(Box<crate::dynamic::EdgePlan>),
+    /// An item with symbols whose error was reported (or that uses such an item): emit a
+    /// stand-in with a dynamic item's API, so that uses do not cascade.
+    DynFailed(crate::dyn_fallback::DynStandIn),
 }
 
 /// Evaluates the items in order.
@@ -43,6 +46,8 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
     let mut env = Env::new();
     let mut denv = DynEnv::new();
     let mut failed = HashSet::new();
+    // Failed items with symbols, and the symbols their stand-ins take.
+    let mut failed_dyn: HashMap<String, Vec<String>> = HashMap::new();
     let mut out = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
         let name = item.name.to_string();
@@ -55,16 +60,24 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
         let dynamic = item.facts.is_some()
             || parse(&item.expr.text)
                 .is_ok_and(|ast| mentions_symbols(&ast, &env, &denv) && !uses_failed(&ast, &failed));
-        if item.fn_token.is_none() && dynamic {
-            match evaluate_dynamic_item(item, &scope, cx) {
+        let uses_failed_dyn = parse(&item.expr.text).is_ok_and(|ast| {
+            let mut used = Vec::new();
+            collect_names(&ast, &mut used);
+            used.iter().any(|(n, _)| failed_dyn.contains_key(*n))
+        });
+        if item.fn_token.is_none() && (dynamic || uses_failed_dyn) {
+            let outcome = if uses_failed_dyn { None } else { evaluate_dynamic_item(item, &scope, cx) };
+            match outcome {
                 Some(DynOutcome::Layout(layout, plan)) => {
                     denv.insert(name, layout);
                     out.push(Outcome::Dynamic(plan));
                 }
                 Some(DynOutcome::Edge(plan)) => out.push(Outcome::Edge(plan)),
                 None => {
+                    let stand_in = crate::dyn_fallback::stand_in(&item.expr.text, &env, &denv, &failed_dyn, &names);
+                    failed_dyn.insert(name.clone(), stand_in.symbols.clone());
                     failed.insert(name);
-                    out.push(Outcome::Failed);
+                    out.push(Outcome::DynFailed(stand_in));
                 }
             }
             continue;

@@ -16,6 +16,7 @@
 pub mod ast;
 mod copy;
 mod ctxt;
+mod dyn_fallback;
 pub mod dynamic;
 mod eval;
 mod expand;
@@ -70,6 +71,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
                     Outcome::KernelFailed { gemm: true } => out.extend(expand_gemm::gemm_fallback(&target)),
                     Outcome::Dynamic(plan) => out.extend(dynamic::items(&target, &plan)),
                     Outcome::Edge(plan) => out.extend(dynamic::edge_items(&target, &plan)),
+                    Outcome::DynFailed(stand_in) => out.extend(dyn_fallback::items(&target, &stand_in)),
                     Outcome::Duplicate => {}
                 }
                 if let Some(sub) = sub {

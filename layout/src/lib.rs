@@ -92,7 +92,10 @@ pub mod gemm;
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
 mod tensor;
-pub use dyn_tensor::{DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, Strided, TrustedLayout};
+pub use dyn_tensor::{
+    DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, RUNTIME_MAX_MODES, RuntimeLayout, Strided,
+    SubTensorError, TrustedLayout,
+};
 
 pub use tensor::{Iter, SubLayout, Tensor, TensorError, TensorMut};
 
