@@ -257,6 +257,15 @@ pub enum LayoutError {
 
     #[error("gemm: C = `{c}` is not injective: indices {i} and {j} both write offset {offset}")]
     GemmNotInjective { c: String, i: i64, j: i64, offset: i64 },
+
+    #[error("gemm: a packed block of {value} {what} is not a positive multiple of the tile's {unit}")]
+    GemmBlockUnit { what: &'static str, value: u64, unit: u64 },
+
+    #[error("gemm: the panel depth {kc} exceeds KC = {max}, the fixed column stride of this level's B panels")]
+    GemmDepth { kc: u64, max: u64 },
+
+    #[error("gemm: the block extent {value} does not fit in a 64-bit signed integer")]
+    GemmTooLarge { value: u64 },
 }
 
 impl LayoutError {

@@ -8,7 +8,9 @@
 //! matrices are all choices of strides. (The layout issue writes B as `(N,K)`; with strides
 //! that is the same matrix read the other way.)
 //!
-//! How it runs (the plan the `layout!` macro's `gemm` item will also describe):
+//! How it runs: the blocking of every level (tile, cache blocks, B panel order, edge kernels,
+//! the direct, parallel and transposition rules) is the plan's, `layout_core::gemm_blocking`,
+//! which `layout explain 'gemm(T, A, B, C)'` prints at the problem's sizes:
 //! - C is normalized first: negative strides are flipped (reversing A's rows or B's columns
 //!   with them), and a C that is contiguous along its columns (row-major) is computed as
 //!   `Cᵀ = Bᵀ·Aᵀ`, so the micro-kernels write columns of C as vectors.
@@ -366,7 +368,7 @@ pub unsafe fn gemm<T: GemmScalar>(
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
-    let small = p.m * p.n * p.k <= 32 * 32 * 32 && p.m <= 64 && p.n <= 64 && p.k <= driver::DIRECT_K;
+    let small = layout_core::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     #[cfg(feature = "rayon")]
     if !small && par::run(&p) {
         return;
@@ -380,10 +382,10 @@ mod par {
     use super::{GemmScalar, Problem};
     use rayon::prelude::*;
 
-    /// Below this many multiply-adds one thread does the work.
-    const PAR_MIN: usize = 1 << 21;
-    /// Shares are multiples of this (of every kernel's MR and NR).
-    const GRAIN: usize = 96;
+    /// Below this many multiply-adds one thread does the work (the plan's).
+    const PAR_MIN: usize = layout_core::gemm_blocking::GEMM_PAR_MIN;
+    /// Shares are multiples of this (of every kernel's MR and NR; the plan's).
+    const GRAIN: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN;
 
     /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
     /// the problem is too small or there is one thread.
