@@ -80,6 +80,10 @@ pub enum Packer {
     /// Masked vector copies when the source is contiguous along the panel, register
     /// transposes (16×16 f32, 8×8 f64) when it is contiguous the other way, a gather otherwise.
     Simd,
+    /// Vector copies when the source is contiguous along the panel, 8×8 (f32) / 4×4 (f64)
+    /// register transposes when it is contiguous along k (a group narrower than a vector,
+    /// B's `NR = 6`, with masked stores), a gather otherwise.
+    Transposes,
     /// Scalar loops the compiler vectorizes where it can: copies when the source is
     /// contiguous along the panel, 16-column blocked transposes when it is contiguous along k.
     Scalar,
@@ -158,7 +162,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     nc: 4080,
     narrow_nr: &[3],
     b_order: BPanelOrder::Rows,
-    packer: Packer::Scalar,
+    packer: Packer::Transposes,
     direct_mr: 16,
     direct_nr: 4,
 };
@@ -175,7 +179,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     nc: 4080,
     narrow_nr: &[3],
     b_order: BPanelOrder::Rows,
-    packer: Packer::Scalar,
+    packer: Packer::Transposes,
     direct_mr: 8,
     direct_nr: 4,
 };

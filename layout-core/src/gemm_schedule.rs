@@ -147,6 +147,10 @@ impl fmt::Display for LevelSchedule {
         writeln!(f, "  B panel (j,p) -> {}", self.b_panel)?;
         let packer = match b.packer {
             Packer::Simd => "SIMD: masked vector copies along the panel, register transposes across it, else a gather",
+            Packer::Transposes => {
+                "vector copies along the panel, register transposes across it (masked stores for a group \
+                 narrower than a vector), else a gather"
+            }
             Packer::Scalar => "scalar loops: copies along the panel, 16-column blocked transposes across it",
         };
         let order = match b.b_order {

@@ -25,7 +25,7 @@
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
 //!   packing is masked vector copies when the source is contiguous along the panel's layout,
 //!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
-//!   gather otherwise; the other levels copy or transpose in scalar blocks. Edge panels are
+//!   gather otherwise; AVX2 packing is vector copies or 8×8 (f32) / 4×4 (f64) register transposes, the portable level copies or transposes in scalar blocks. Edge panels are
 //!   zero-padded; edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64

@@ -304,6 +304,9 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
     unsafe { _mm256_maskstore_pd(p, m, v) }
 }
 
+mod pack_avx2;
+use pack_avx2::{pack_avx2_f32, pack_avx2_f64};
+
 // The full tiles, and narrower ones over the same packed B panel for the last columns, so
 // that an edge of 4 columns does not run 12. `/ (BJ, BS)`: the strides of the packed B panel
 // along j and k: AVX-512 panels are column-major with a fixed column stride `KC` (packing a
@@ -549,7 +552,7 @@ pack_b_avx512!(pack_b_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], 12, 256, m
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
     ($k:ident, $t:ty, $plan:path, $micro:ident $(| $narrow:ident $nw:literal)*;
-     $direct:ident $(; pack $pack:ident, $pack_b:ident)?) => {
+     $direct:ident $(; pack $pack:ident)? $(; pack_b $pack_b:ident)?) => {
         struct $k;
 
         impl Kernel<$t> for $k {
@@ -588,6 +591,9 @@ macro_rules! kernel {
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
                 unsafe { $pack(w, dst, src, s_i, s_p, len, kc) }
             }
+            )?
+
+            $(
 
 
             // SAFETY contract: `Kernel::pack_b`'s (the panel's source and destination are in bounds).
@@ -628,15 +634,16 @@ macro_rules! kernel {
 }
 
 kernel!(Avx512F32, f32, GEMM_AVX512_F32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8;
-    direct_avx512_f32; pack pack_avx512_f32, pack_b_avx512_f32);
+    direct_avx512_f32; pack pack_avx512_f32; pack_b pack_b_avx512_f32);
 kernel!(Avx512F64, f64, GEMM_AVX512_F64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8;
-    direct_avx512_f64; pack pack_avx512_f64, pack_b_avx512_f64);
+    direct_avx512_f64; pack pack_avx512_f64; pack_b pack_b_avx512_f64);
 // The AVX-512 B panels' column stride is `KC` (the `/ (384, 1)`, `/ (256, 1)` of the
 // micro-kernels and the packers' `384`, `256` above).
 const _: () = assert!(<Avx512F32 as Kernel<f32>>::KC == 384 && <Avx512F64 as Kernel<f64>>::KC == 256);
 
-kernel!(Avx2F32, f32, GEMM_AVX2_F32, micro_avx2_f32 | micro_avx2_f32_n3 3; direct_avx2_f32);
-kernel!(Avx2F64, f64, GEMM_AVX2_F64, micro_avx2_f64 | micro_avx2_f64_n3 3; direct_avx2_f64);
+// AVX2 packs A and B with the same packer (`pack_b` defaults to `pack` with `NR` rows).
+kernel!(Avx2F32, f32, GEMM_AVX2_F32, micro_avx2_f32 | micro_avx2_f32_n3 3; direct_avx2_f32; pack pack_avx2_f32);
+kernel!(Avx2F64, f64, GEMM_AVX2_F64, micro_avx2_f64 | micro_avx2_f64_n3 3; direct_avx2_f64; pack pack_avx2_f64);
 
 macro_rules! entry {
     ($name:ident, $feat:expr, $t:ty, $k:ty) => {
