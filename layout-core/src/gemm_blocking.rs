@@ -294,6 +294,15 @@ impl GemmBlocking {
         GemmBlocks { mc: even(m, self.mc, self.mr), nc: even(n, self.nc, self.nr), kc: even(k, self.kc, 1) }
     }
 
+    /// Whether B is packed one micro-panel at a time, right before the micro-kernels of
+    /// its columns use it (so it is read from L1), instead of a whole `KC×NC` block first:
+    /// when the `m` rows of A make one block (`m ≤ MC`), each micro-panel is used once per
+    /// step of KC either way. Defined for every `m`.
+    #[inline]
+    pub const fn packs_b_per_panel(&self, m: usize) -> bool {
+        m <= self.mc
+    }
+
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
     /// `NR·kc`, or `NR·KC` for [`BPanelOrder::Columns`] (fixed column stride `KC`).
     #[inline]

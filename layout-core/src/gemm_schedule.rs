@@ -39,6 +39,8 @@ pub struct LevelSchedule {
     pub a_panel: Layout,
     /// The packed B block `blocks.nc × blocks.kc` over `(j, p)`.
     pub b_panel: Layout,
+    /// B is packed one micro-panel at a time inside the jr loop (`m ≤ MC`).
+    pub b_per_panel: bool,
 }
 
 /// The schedule of a planned GEMM with element type `elem`.
@@ -88,7 +90,8 @@ pub fn gemm_schedule(plan: &GemmPlan, elem: GemmElem) -> Result<GemmSchedule> {
             let blocks = blocking.blocks(um, un, uk);
             let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
-            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel });
+            let b_per_panel = blocking.packs_b_per_panel(um);
+            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel, b_per_panel });
         }
     }
     Ok(GemmSchedule { elem, m: m.extent, n: n.extent, k: k.extent, calls, regime, transposed, parallel, levels })
@@ -132,7 +135,7 @@ impl fmt::Display for LevelSchedule {
         writeln!(
             f,
             "  blocks: KC = {} (max {}), MC = {} (max {}), NC = {} (max {}); B micro-panel {} in L1d (48 KiB), \
-             A block {} in L2 (2 MiB), B block {}",
+             A block {} in L2 (2 MiB), {}",
             x.kc,
             b.kc,
             x.mc,
@@ -141,7 +144,11 @@ impl fmt::Display for LevelSchedule {
             b.nc,
             kib(b.b_panel_stride(x.kc) * e),
             kib(x.mc * x.kc * e),
-            kib(x.nc.div_ceil(b.nr) * b.b_panel_stride(x.kc) * e)
+            if self.b_per_panel {
+                "B packed one micro-panel at a time".to_string()
+            } else {
+                format!("B block {}", kib(x.nc.div_ceil(b.nr) * b.b_panel_stride(x.kc) * e))
+            }
         )?;
         writeln!(f, "  A panel (i,p) -> {}", self.a_panel)?;
         writeln!(f, "  B panel (j,p) -> {}", self.b_panel)?;
@@ -158,6 +165,14 @@ impl fmt::Display for LevelSchedule {
             BPanelOrder::Columns => "columns of fixed stride KC",
         };
         writeln!(f, "  packing: {packer}; B panels are {order}; edge panels zero-padded")?;
+        if self.b_per_panel {
+            writeln!(
+                f,
+                "  order: m <= MC = {}, one A block: A packed once per KC step, then each B micro-panel packed \
+                 inside jr, right before its micro-kernels (read from L1)",
+                b.mc
+            )?;
+        }
         let rows = if b.level == GemmLevel::Portable {
             format!("a full {}x{} tile on zero-padded panels, stores of the rows and columns in C", b.mr, b.nr)
         } else {
@@ -242,6 +257,7 @@ mod tests {
         assert_eq!(avx512.blocks, GemmBlocks { mc: 352, nc: 1032, kc: 342 });
         assert_eq!(avx512.a_panel.to_string(), "((32,11),342):((1,10944),32)");
         assert_eq!(avx512.b_panel.to_string(), "((12,86),342):((384,4608),1)");
+        assert!(!avx512.b_per_panel, "m = 1024 > MC = 384: B packed a block at a time");
         assert_eq!(s.levels[1].a_panel.to_string(), "((16,11),342):((1,5472),16)");
         let text = s.to_string();
         assert!(text.contains("micro-kernel 32x12 (2 vectors of 16 x 12 broadcasts = 24 accumulators"), "{text}");
@@ -258,6 +274,8 @@ mod tests {
         let s = schedule("(100,64):(1,100)", "(50,64):(64,1)", "(100,50):(1,100)", GemmElem::F64);
         assert_eq!((s.regime, s.parallel), (GemmRegime::Blocked, false));
         assert_eq!(s.levels[0].blocks, GemmBlocks { mc: 112, nc: 60, kc: 64 });
+        // m = 100 is one A block where MC ≥ 100 (AVX2 f64 has MC = 96).
+        assert_eq!(s.levels.iter().map(|l| l.b_per_panel).collect::<Vec<_>>(), [true, false, true]);
     }
 
     #[test]

@@ -429,6 +429,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
     // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
     let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = K::PLAN.blocks(p.m, p.n, p.k);
+    let per_panel = K::PLAN.packs_b_per_panel(p.m);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -443,11 +444,13 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
-                // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
-                // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
-                unsafe {
-                    let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
-                    K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
+                if !per_panel {
+                    // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
+                    // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
+                    unsafe {
+                        let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
+                        K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
+                    }
                 }
                 let mut ic = 0;
                 while ic < p.m {
@@ -461,6 +464,19 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     let mut jr = 0;
                     while jr < nc {
                         let nrr = nr.min(nc - jr);
+                        // One B micro-panel at a time, used while it is in L1 (one A block).
+                        let bpj = if per_panel {
+                            // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
+                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
+                            unsafe {
+                                let b = p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs);
+                                K::pack_b(bp, b, p.b_cs, p.b_rs, nrr, kc);
+                            }
+                            bp.cast_const()
+                        } else {
+                            // SAFETY: panel `jr / nr` of the packed block (`b_len` elements).
+                            unsafe { bp.add(jr / nr * K::b_panel(kc)).cast_const() }
+                        };
                         let mut ir = 0;
                         while ir < mc {
                             let mrr = mr.min(mc - ir);
@@ -469,18 +485,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             // C are in bounds (the caller's); the features are the caller's.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
-                                K::micro(
-                                    kc,
-                                    ap.add(ir * kc),
-                                    bp.add(jr / nr * K::b_panel(kc)),
-                                    c,
-                                    p.c_rs,
-                                    p.c_cs,
-                                    mrr,
-                                    nrr,
-                                    p.alpha,
-                                    beta,
-                                );
+                                K::micro(kc, ap.add(ir * kc), bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
                             }
                             ir += mr;
                         }

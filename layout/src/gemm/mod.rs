@@ -19,7 +19,10 @@
 //! - Larger ones are blocked as in BLIS: for each `NC` columns of B and `KC` of the inner
 //!   dimension, B is packed into `KC×NR` micro-panels; for each `MC` rows of A, A into
 //!   `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`); the micro-kernel then keeps an
-//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. AVX-512 B panels are
+//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. When A is one block
+//!   (`m ≤ MC`), B is instead packed one micro-panel at a time right before the micro-kernels
+//!   of its columns (it is then read from L1: 64×8192×256 f32 went from 0.87× to 0.97× faer).
+//!   AVX-512 B panels are
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
