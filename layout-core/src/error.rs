@@ -296,6 +296,8 @@ impl LayoutError {
             SwizzleParams { .. } | MixedStrides { .. } | CodomainMismatch { .. } | F2Inexact { .. } => Blame::Whole,
             CopySize { .. } => Blame::Whole,
             GemmRank { .. } | GemmExtent { .. } | GemmRefinement { .. } => Blame::Whole,
+            // The blocking's packing layouts: no operand of the user's at fault.
+            GemmBlockUnit { .. } | GemmDepth { .. } | GemmTooLarge { .. } => Blame::Whole,
             BasisComponent { .. } | CotargetRank { .. } => Blame::Rhs,
             BasisSum { op: Operation::Composition, .. } => Blame::Rhs,
             NegativeStride { right: true, .. } => Blame::Rhs,
