@@ -160,13 +160,18 @@ fn explain_gemm(text: &str, args: &[layout_core::notation::Expr]) -> Result<Stri
     if args.len() != 4 {
         return Err(format!("`gemm(T, A, B, C)` takes 4 arguments, found {}", args.len()));
     }
-    if !matches!(text.get(args[0].span.start..args[0].span.end), Some("f32" | "f64")) {
-        return Err("the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`".into());
-    }
+    let elem = match text.get(args[0].span.start..args[0].span.end) {
+        Some("f32") => layout_core::GemmElem::F32,
+        Some("f64") => layout_core::GemmElem::F64,
+        _ => return Err("the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`".into()),
+    };
     let env = Env::new();
     let layout = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
     let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
-    layout_core::gemm_plan(&a, &b, &c).map(|p| p.to_string()).map_err(|e| format!("rejected: {e}"))
+    let rejected = |e: layout_core::LayoutError| format!("rejected: {e}");
+    let plan = layout_core::gemm_plan(&a, &b, &c).map_err(rejected)?;
+    let schedule = layout_core::gemm_schedule(&plan, elem).map_err(rejected)?;
+    Ok(format!("{plan}\n{schedule}"))
 }
 
 /// `expand`: the Rust the `layout!` macro emits for `EXPR` as an item named `name`,

@@ -42,3 +42,28 @@ fn gemm_plan_of_a_convolution() {
     assert!(err.contains("the extents of K differ: A has 4 and B has 3"), "{err}");
     assert!(explain("gemm(i32, (8,4):(1,8), (5,4):(4,1), (8,5):(1,8))").is_err());
 }
+
+#[test]
+fn gemm_plan_of_a_large_problem_shows_the_blocking() {
+    let text = explain("gemm(f32, (1024,1024):(1,1024), (1024,1024):(1024,1), (1024,1024):(1,1024))").unwrap();
+    insta::assert_snapshot!(text);
+    for needle in [
+        "the engine's blocked loop nest with packing",
+        "loop order: jc += NC",
+        "level AVX-512 f32: micro-kernel 32x12",
+        "level AVX2+FMA f32: micro-kernel 16x6",
+        "level portable f32: micro-kernel 8x4",
+        "A panel (i,p) -> ((32,11),342):((1,10944),32)",
+        "kernels of 4, 8 columns",
+    ] {
+        assert!(text.contains(needle), "{needle}:\n{text}");
+    }
+    // f64 halves MR; a row-major C is computed transposed; small problems are not packed.
+    let text = explain("gemm(f64, (500,300):(300,1), (400,300):(1,400), (500,400):(400,1))").unwrap();
+    assert!(text.contains("level AVX-512 f64: micro-kernel 16x12"), "{text}");
+    assert!(text.contains("C^T = B^T·A^T"), "{text}");
+    let text = explain("gemm(f64, (40,16):(1,40), (40,16):(16,1), (40,40):(1,40))").unwrap();
+    assert!(text.contains("direct loop") && !text.contains("A panel"), "{text}");
+    let text = explain("gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8))").unwrap();
+    assert!(text.contains("static, the straight-line kernel"), "{text}");
+}

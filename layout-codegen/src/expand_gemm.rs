@@ -13,8 +13,8 @@ use crate::expand::{Target, private, split_attrs};
 use crate::expand_copy::{isize_lit, local, usize_lit};
 use crate::gemm::{GemmItem, Scalar};
 
-/// The largest extent of each dimension the straight-line small kernel takes.
-const SMALL: i64 = 32;
+/// The largest extent of each dimension the straight-line small kernel takes (the plan's).
+const SMALL: i64 = layout_core::GEMM_STATIC_MAX;
 
 fn scalar_type(s: Scalar) -> TokenStream {
     match s {

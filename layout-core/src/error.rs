@@ -263,6 +263,15 @@ pub enum LayoutError {
 
     #[error("gemm: C = `{c}` is not injective: indices {i} and {j} both write offset {offset}")]
     GemmNotInjective { c: String, i: i64, j: i64, offset: i64 },
+
+    #[error("gemm: a packed block of {value} {what} is not a positive multiple of the tile's {unit}")]
+    GemmBlockUnit { what: &'static str, value: u64, unit: u64 },
+
+    #[error("gemm: the panel depth {kc} exceeds KC = {max}, the fixed column stride of this level's B panels")]
+    GemmDepth { kc: u64, max: u64 },
+
+    #[error("gemm: the block extent {value} does not fit in a 64-bit signed integer")]
+    GemmTooLarge { value: u64 },
 }
 
 impl LayoutError {
@@ -287,6 +296,8 @@ impl LayoutError {
             SwizzleParams { .. } | MixedStrides { .. } | CodomainMismatch { .. } | F2Inexact { .. } => Blame::Whole,
             CopySize { .. } => Blame::Whole,
             GemmRank { .. } | GemmExtent { .. } | GemmRefinement { .. } => Blame::Whole,
+            // The blocking's packing layouts: no operand of the user's at fault.
+            GemmBlockUnit { .. } | GemmDepth { .. } | GemmTooLarge { .. } => Blame::Whole,
             BasisComponent { .. } | CotargetRank { .. } => Blame::Rhs,
             BasisSum { op: Operation::Composition, .. } => Blame::Rhs,
             NegativeStride { right: true, .. } => Blame::Rhs,

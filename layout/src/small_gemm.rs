@@ -216,18 +216,23 @@ mod x86 {
         // Rows per tile: all of M (at most 4 vectors: M ≤ 32).
         let mb = M;
         let nv = mb.div_ceil(l);
-        // Columns per tile: 24 accumulators at most.
+        // Columns per tile: 24 accumulators at most; the fewest tiles of that width. With
+        // two vectors or more per column the widths are balanced (32 f64 columns as
+        // 5,5,6,5,5,6 rather than 6,6,6,6,6,2: 1.44× → 1.50× faer at n = 32); with one,
+        // full tiles first (16 f32 columns as 12,4 measured faster than 8,8).
         let nb = N.min(24 / nv).min(12);
+        let tiles = N.div_ceil(nb);
+        let balanced = nv >= 2;
         // At most 6 column tiles (N ≤ 32, 6 columns or more per tile) and one row tile
         // (M ≤ 32): unrolled, so every tile's bounds below are constants and its guards fold
         // away.
         debug_assert!(M <= 4 * l && N <= 36);
         unroll!(jt in [0 1 2 3 4 5] {
-            let j0 = jt * nb;
+            let j0 = if balanced { jt * N / tiles } else { jt * nb };
             unroll!(it in [0] {
             let i0 = it * mb;
-            if j0 < N && i0 < M {
-                let nj = nb.min(N - j0);
+            if jt < tiles && i0 < M {
+                let nj = if balanced { (jt + 1) * N / tiles - j0 } else { nb.min(N - j0) };
                 let mi = mb.min(M - i0);
                 let mut rows = [0usize; 4];
                 unroll!(v in [0 1 2 3] { rows[v] = mi.saturating_sub(v * l).min(l); });

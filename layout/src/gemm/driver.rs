@@ -6,6 +6,7 @@
 
 use super::GemmScalar;
 use core::cell::RefCell;
+use layout_core::{GemmBlocking, GemmBlocks};
 
 /// One GEMM call: `C = α·A·B + β·C`, element `(i, j)` of a matrix at `ptr + i·rs + j·cs`.
 #[derive(Clone, Copy, Debug)]
@@ -65,7 +66,7 @@ impl<T: GemmScalar> Problem<T> {
         if self.n == 1 {
             self.c_cs = 1;
         }
-        if self.c_rs != 1 && (self.c_cs == 1 || self.c_cs < self.c_rs) {
+        if layout_core::gemm_blocking::gemm_transposes(self.c_rs, self.c_cs) {
             let p = *self;
             *self = Problem {
                 m: p.n,
@@ -134,16 +135,19 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 
 /// A level's micro-kernel and blocking.
 pub trait Kernel<T> {
+    /// The level's blocking in the plan (`layout_core::gemm_blocking`): the one source of
+    /// the constants below, of the cache blocks and of the B panel stride.
+    const PLAN: GemmBlocking;
+    /// The widths of the narrower edge kernels `micro` dispatches to, narrowest first
+    /// (checked against the plan in tests).
+    #[cfg(test)]
+    const NARROW: &'static [usize] = &[];
     /// Rows of the register tile (a multiple of the vector width).
-    const MR: usize;
+    const MR: usize = Self::PLAN.mr;
     /// Columns of the register tile.
-    const NR: usize;
+    const NR: usize = Self::PLAN.nr;
     /// Depth of a packed panel (the B micro-panel `KC×NR` stays in L1).
-    const KC: usize;
-    /// Rows of the packed A block (`MC×KC` stays in L2); a multiple of `MR`.
-    const MC: usize;
-    /// Columns of the packed B block; a multiple of `NR`.
-    const NC: usize;
+    const KC: usize = Self::PLAN.kc;
 
     /// `C[0..mr, 0..nr] = α·Σ_p a[p·MR + i]·B(p, j) + β·C` (C not read when `β = 0`), B a
     /// panel packed by [`pack_b`](Kernel::pack_b),
@@ -170,7 +174,7 @@ pub trait Kernel<T> {
     /// The distance in elements between two packed B panels of depth `kc ≤ KC`.
     #[inline(always)]
     fn b_panel(kc: usize) -> usize {
-        Self::NR * kc
+        Self::PLAN.b_panel_stride(kc)
     }
 
     /// Packs `len` columns of a `kc`-deep block of B (element `(p, j)` at
@@ -240,8 +244,8 @@ pub trait Direct<T> {
     );
 }
 
-/// The largest `k` of a problem [`direct`] runs (see `gemm`'s `small` test).
-pub const DIRECT_K: usize = 64;
+/// The largest `k` of a problem [`direct`] runs (the plan's `gemm_direct`).
+pub const DIRECT_K: usize = layout_core::gemm_blocking::GEMM_DIRECT_K;
 /// The largest `MR` of a [`Direct`] kernel.
 const DIRECT_MR: usize = 32;
 
@@ -424,10 +428,8 @@ pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isi
 pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
     // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
-    let even = |len: usize, max: usize, unit: usize| len.div_ceil(len.div_ceil(max)).next_multiple_of(unit);
-    let kc_max = even(p.k, K::KC, 1);
-    let mc_max = even(p.m, K::MC, mr);
-    let nc_max = even(p.n, K::NC, nr);
+    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = K::PLAN.blocks(p.m, p.n, p.k);
+    let per_panel = K::PLAN.packs_b_per_panel(p.m);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -442,11 +444,13 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
-                // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
-                // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
-                unsafe {
-                    let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
-                    K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
+                if !per_panel {
+                    // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
+                    // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
+                    unsafe {
+                        let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
+                        K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
+                    }
                 }
                 let mut ic = 0;
                 while ic < p.m {
@@ -460,6 +464,19 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     let mut jr = 0;
                     while jr < nc {
                         let nrr = nr.min(nc - jr);
+                        // One B micro-panel at a time, used while it is in L1 (one A block).
+                        let bpj = if per_panel {
+                            // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
+                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
+                            unsafe {
+                                let b = p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs);
+                                K::pack_b(bp, b, p.b_cs, p.b_rs, nrr, kc);
+                            }
+                            bp.cast_const()
+                        } else {
+                            // SAFETY: panel `jr / nr` of the packed block (`b_len` elements).
+                            unsafe { bp.add(jr / nr * K::b_panel(kc)).cast_const() }
+                        };
                         let mut ir = 0;
                         while ir < mc {
                             let mrr = mr.min(mc - ir);
@@ -468,18 +485,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             // C are in bounds (the caller's); the features are the caller's.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
-                                K::micro(
-                                    kc,
-                                    ap.add(ir * kc),
-                                    bp.add(jr / nr * K::b_panel(kc)),
-                                    c,
-                                    p.c_rs,
-                                    p.c_cs,
-                                    mrr,
-                                    nrr,
-                                    p.alpha,
-                                    beta,
-                                );
+                                K::micro(kc, ap.add(ir * kc), bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
                             }
                             ir += mr;
                         }
@@ -494,6 +500,14 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     })
 }
 
+/// The columns of [`small`]'s register tile.
+pub const SMALL_NR: usize = 4;
+
+/// The rows of [`small`]'s register tile: one 64-byte line of A (at most 16).
+pub const fn small_mr<T>() -> usize {
+    64 / core::mem::size_of::<T>()
+}
+
 /// The direct loop for small problems: register tiles of `64/size_of::<T>()` rows by 4
 /// columns, read straight from the strided operands (no packing).
 ///
@@ -501,8 +515,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
 /// [`gemm`](super::gemm)'s bounds; `k ≥ 1`.
 #[inline(always)]
 pub unsafe fn small<T: GemmScalar, F: Madd<T>>(p: &Problem<T>) {
-    const NB: usize = 4;
-    let ib = 64 / core::mem::size_of::<T>();
+    const NB: usize = SMALL_NR;
+    let ib = small_mr::<T>();
     let (a_rs, a_cs, b_rs, b_cs) = (p.a_rs, p.a_cs, p.b_rs, p.b_cs);
     let mut j0 = 0;
     while j0 < p.n {
@@ -597,4 +611,23 @@ pub unsafe fn write_back<T: GemmScalar>(
             }
         }
     }
+}
+
+/// Asserts that kernel `K`'s constants, edge kernels, B panel stride and direct tile are
+/// those of the plan's blocking for `level` (tests: the one source of truth).
+#[cfg(test)]
+pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(
+    level: layout_core::GemmLevel,
+    direct: (usize, usize),
+) -> GemmBlocking {
+    let elem = if core::mem::size_of::<T>() == 4 { layout_core::GemmElem::F32 } else { layout_core::GemmElem::F64 };
+    let plan = layout_core::gemm_blocking::gemm_blocking(level, elem);
+    assert_eq!(K::PLAN, plan);
+    assert_eq!((K::MR, K::NR, K::KC), (plan.mr, plan.nr, plan.kc), "{plan:?}");
+    assert_eq!(K::NARROW, plan.narrow_nr, "{plan:?}");
+    assert_eq!(direct, (plan.direct_mr, plan.direct_nr), "{plan:?}");
+    for kc in [1, plan.kc / 2, plan.kc] {
+        assert_eq!(K::b_panel(kc), plan.b_panel_stride(kc), "{plan:?}");
+    }
+    plan
 }

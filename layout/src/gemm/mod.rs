@@ -8,7 +8,9 @@
 //! matrices are all choices of strides. (The layout issue writes B as `(N,K)`; with strides
 //! that is the same matrix read the other way.)
 //!
-//! How it runs (the plan the `layout!` macro's `gemm` item will also describe):
+//! How it runs: the blocking of every level (tile, cache blocks, B panel order, edge kernels,
+//! the direct, parallel and transposition rules) is the plan's, `layout_core::gemm_blocking`,
+//! which `layout explain 'gemm(T, A, B, C)'` prints at the problem's sizes:
 //! - C is normalized first: negative strides are flipped (reversing A's rows or B's columns
 //!   with them), and a C that is contiguous along its columns (row-major) is computed as
 //!   `Cᵀ = Bᵀ·Aᵀ`, so the micro-kernels write columns of C as vectors.
@@ -17,13 +19,16 @@
 //! - Larger ones are blocked as in BLIS: for each `NC` columns of B and `KC` of the inner
 //!   dimension, B is packed into `KC×NR` micro-panels; for each `MC` rows of A, A into
 //!   `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`); the micro-kernel then keeps an
-//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. AVX-512 B panels are
+//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. When A is one block
+//!   (`m ≤ MC`), B is instead packed one micro-panel at a time right before the micro-kernels
+//!   of its columns (it is then read from L1: 64×8192×256 f32 went from 0.87× to 0.97× faer).
+//!   AVX-512 B panels are
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
 //!   packing is masked vector copies when the source is contiguous along the panel's layout,
 //!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
-//!   gather otherwise; the other levels copy or transpose in scalar blocks. Edge panels are
+//!   gather otherwise; AVX2 packing is vector copies or 8×8 (f32) / 4×4 (f64) register transposes, the portable level copies or transposes in scalar blocks. Edge panels are
 //!   zero-padded; edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
@@ -366,7 +371,7 @@ pub unsafe fn gemm<T: GemmScalar>(
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
-    let small = p.m * p.n * p.k <= 32 * 32 * 32 && p.m <= 64 && p.n <= 64 && p.k <= driver::DIRECT_K;
+    let small = layout_core::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     #[cfg(feature = "rayon")]
     if !small && par::run(&p) {
         return;
@@ -380,10 +385,10 @@ mod par {
     use super::{GemmScalar, Problem};
     use rayon::prelude::*;
 
-    /// Below this many multiply-adds one thread does the work.
-    const PAR_MIN: usize = 1 << 21;
-    /// Shares are multiples of this (of every kernel's MR and NR).
-    const GRAIN: usize = 96;
+    /// Below this many multiply-adds one thread does the work (the plan's).
+    const PAR_MIN: usize = layout_core::gemm_blocking::GEMM_PAR_MIN;
+    /// Shares are multiples of this (of every kernel's MR and NR; the plan's).
+    const GRAIN: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN;
 
     /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
     /// the problem is too small or there is one thread.

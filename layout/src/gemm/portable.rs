@@ -3,18 +3,19 @@
 
 use super::GemmScalar;
 use super::driver::{Kernel, Problem, Unfused, blocked, small, write_back};
+#[cfg(test)]
+use super::driver::{SMALL_NR, small_mr};
+use layout_core::GemmBlocking;
+use layout_core::gemm_blocking::{GEMM_PORTABLE_F32, GEMM_PORTABLE_F64};
 
-/// A generic register tile of `MR×NR` (`MR` a multiple of the baseline vector).
-struct Tile<const MR: usize, const NR: usize, const KC: usize, const MC: usize, const NC: usize>;
+/// A generic register tile of `MR×NR` (`MR` a multiple of the baseline vector), blocked as
+/// the plan's portable level of `f64` (`F64`) or `f32`.
+struct Tile<const MR: usize, const NR: usize, const F64: bool>;
 
-impl<T: GemmScalar, const MR: usize, const NR: usize, const KC: usize, const MC: usize, const NC: usize> Kernel<T>
-    for Tile<MR, NR, KC, MC, NC>
-{
+impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T> for Tile<MR, NR, F64> {
+    const PLAN: GemmBlocking = if F64 { GEMM_PORTABLE_F64 } else { GEMM_PORTABLE_F32 };
     const MR: usize = MR;
     const NR: usize = NR;
-    const KC: usize = KC;
-    const MC: usize = MC;
-    const NC: usize = NC;
 
     // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
     #[inline(always)]
@@ -47,8 +48,8 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const KC: usize, const MC:
     }
 }
 
-type F32Tile = Tile<8, 4, 256, 128, 4096>;
-type F64Tile = Tile<4, 4, 256, 128, 4096>;
+type F32Tile = Tile<{ GEMM_PORTABLE_F32.mr }, { GEMM_PORTABLE_F32.nr }, false>;
+type F64Tile = Tile<{ GEMM_PORTABLE_F64.mr }, { GEMM_PORTABLE_F64.nr }, true>;
 
 /// # Safety
 /// [`gemm`](super::gemm)'s bounds for a normalized problem with `k ≥ 1`.
@@ -62,4 +63,17 @@ pub(super) unsafe fn f32_portable(p: &Problem<f32>, direct: bool) {
 pub(super) unsafe fn f64_portable(p: &Problem<f64>, direct: bool) {
     // SAFETY: forwarded from the caller.
     unsafe { if direct { small::<f64, Unfused>(p) } else { blocked::<f64, F64Tile>(p) } }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::driver::assert_agrees;
+    use layout_core::GemmLevel;
+
+    #[test]
+    fn tiles_run_the_plans_blocking() {
+        assert_agrees::<f32, F32Tile>(GemmLevel::Portable, (small_mr::<f32>(), SMALL_NR));
+        assert_agrees::<f64, F64Tile>(GemmLevel::Portable, (small_mr::<f64>(), SMALL_NR));
+    }
 }

@@ -4,6 +4,8 @@
 
 use super::driver::{Direct, Kernel, Problem, blocked, direct, pack, write_back};
 use core::arch::x86_64::*;
+use layout_core::GemmBlocking;
+use layout_core::gemm_blocking::{GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64};
 
 /// Expands `$body` once per listed value, with `$v` bound to it (a `usize` constant), so that
 /// indices into the accumulator arrays are constants and the arrays live in registers.
@@ -302,6 +304,9 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
     unsafe { _mm256_maskstore_pd(p, m, v) }
 }
 
+mod pack_avx2;
+use pack_avx2::{pack_avx2_f32, pack_avx2_f64};
+
 // The full tiles, and narrower ones over the same packed B panel for the last columns, so
 // that an edge of 4 columns does not run 12. `/ (BJ, BS)`: the strides of the packed B panel
 // along j and k: AVX-512 panels are column-major with a fixed column stride `KC` (packing a
@@ -546,16 +551,14 @@ pack_b_avx512!(pack_b_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], 12, 256, m
 
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
-    ($k:ident, $t:ty, $micro:ident $(| $narrow:ident $nw:literal)*, $mr:literal x $nr:literal, kc $kc:literal, mc $mc:literal, nc $nc:literal;
-     $direct:ident, $dmr:literal x $dnr:literal $(; pack $pack:ident, $pack_b:ident)?) => {
+    ($k:ident, $t:ty, $plan:path, $micro:ident $(| $narrow:ident $nw:literal)*;
+     $direct:ident $(; pack $pack:ident)? $(; pack_b $pack_b:ident)?) => {
         struct $k;
 
         impl Kernel<$t> for $k {
-            const MR: usize = $mr;
-            const NR: usize = $nr;
-            const KC: usize = $kc;
-            const MC: usize = $mc;
-            const NC: usize = $nc;
+            const PLAN: GemmBlocking = $plan;
+            #[cfg(test)]
+            const NARROW: &'static [usize] = &[$($nw),*];
 
             // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
             #[inline(always)]
@@ -588,11 +591,10 @@ macro_rules! kernel {
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
                 unsafe { $pack(w, dst, src, s_i, s_p, len, kc) }
             }
+            )?
 
-            #[inline(always)]
-            fn b_panel(_kc: usize) -> usize {
-                $nr * $kc
-            }
+            $(
+
 
             // SAFETY contract: `Kernel::pack_b`'s (the panel's source and destination are in bounds).
             #[inline(always)]
@@ -604,8 +606,8 @@ macro_rules! kernel {
         }
 
         impl Direct<$t> for $k {
-            const MR: usize = $dmr;
-            const NR: usize = $dnr;
+            const MR: usize = $plan.direct_mr;
+            const NR: usize = $plan.direct_nr;
 
             // SAFETY contract: `Kernel::kernel`'s (packed panels of `kc` steps; C covers the tile).
             #[inline(always)]
@@ -631,14 +633,17 @@ macro_rules! kernel {
     };
 }
 
-kernel!(Avx512F32, f32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8, 32 x 12, kc 384, mc 384, nc 4080; direct_avx512_f32, 32 x 6; pack pack_avx512_f32, pack_b_avx512_f32);
-kernel!(Avx512F64, f64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8, 16 x 12, kc 256, mc 192, nc 4080; direct_avx512_f64, 16 x 6; pack pack_avx512_f64, pack_b_avx512_f64);
+kernel!(Avx512F32, f32, GEMM_AVX512_F32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8;
+    direct_avx512_f32; pack pack_avx512_f32; pack_b pack_b_avx512_f32);
+kernel!(Avx512F64, f64, GEMM_AVX512_F64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8;
+    direct_avx512_f64; pack pack_avx512_f64; pack_b pack_b_avx512_f64);
 // The AVX-512 B panels' column stride is `KC` (the `/ (384, 1)`, `/ (256, 1)` of the
 // micro-kernels and the packers' `384`, `256` above).
 const _: () = assert!(<Avx512F32 as Kernel<f32>>::KC == 384 && <Avx512F64 as Kernel<f64>>::KC == 256);
 
-kernel!(Avx2F32, f32, micro_avx2_f32 | micro_avx2_f32_n3 3, 16 x 6, kc 384, mc 192, nc 4080; direct_avx2_f32, 16 x 4);
-kernel!(Avx2F64, f64, micro_avx2_f64 | micro_avx2_f64_n3 3, 8 x 6, kc 256, mc 96, nc 4080; direct_avx2_f64, 8 x 4);
+// AVX2 packs A and B with the same packer (`pack_b` defaults to `pack` with `NR` rows).
+kernel!(Avx2F32, f32, GEMM_AVX2_F32, micro_avx2_f32 | micro_avx2_f32_n3 3; direct_avx2_f32; pack pack_avx2_f32);
+kernel!(Avx2F64, f64, GEMM_AVX2_F64, micro_avx2_f64 | micro_avx2_f64_n3 3; direct_avx2_f64; pack pack_avx2_f64);
 
 macro_rules! entry {
     ($name:ident, $feat:expr, $t:ty, $k:ty) => {
@@ -657,3 +662,21 @@ entry!(f32_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512F32
 entry!(f64_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512F64);
 entry!(f32_avx2, "avx2,fma", f32, Avx2F32);
 entry!(f64_avx2, "avx2,fma", f64, Avx2F64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::driver::assert_agrees;
+    use layout_core::GemmLevel;
+
+    #[test]
+    fn kernels_run_the_plans_blocking() {
+        fn direct<T, D: Direct<T>>() -> (usize, usize) {
+            (D::MR, D::NR)
+        }
+        assert_agrees::<f32, Avx512F32>(GemmLevel::Avx512, direct::<f32, Avx512F32>());
+        assert_agrees::<f64, Avx512F64>(GemmLevel::Avx512, direct::<f64, Avx512F64>());
+        assert_agrees::<f32, Avx2F32>(GemmLevel::Avx2, direct::<f32, Avx2F32>());
+        assert_agrees::<f64, Avx2F64>(GemmLevel::Avx2, direct::<f64, Avx2F64>());
+    }
+}

@@ -1,0 +1,458 @@
+//! The blocking of the run-time GEMM engine, per dispatch level and element type: the
+//! register tile `MR×NR` of the micro-kernel, the cache blocks `KC`, `MC`, `NC`, the packing
+//! layouts of the A and B panels, the edge kernels and the thresholds between the direct,
+//! blocked and parallel regimes. The facade's engine (`cute_layout::gemm`) instantiates its
+//! kernels with these constants and calls [`GemmBlocking::blocks`], [`gemm_direct`] and
+//! [`gemm_transposes`]; `layout explain 'gemm(...)'` shows the same data.
+//!
+//! The blocks were chosen against this machine's caches (Sapphire Rapids: 48 KiB L1d, 2 MiB L2
+//! per core) and then measured (BENCHMARKS.md): the B micro-panel `KC×NR` stays in L1 while
+//! the A micro-panels stream through it, the A block `MC×KC` stays in L2, and the B block
+//! `KC×NC` is left to L3.
+
+use std::fmt;
+
+use crate::checked;
+use crate::error::{LayoutError, Result};
+use crate::layout::Layout;
+
+/// A SIMD dispatch level of the engine (the levels of the copy kernels).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GemmLevel {
+    /// Plain Rust vectorized for the target's baseline (SSE2 on x86_64, no FMA).
+    Portable,
+    /// AVX2 and FMA: 16 ymm registers.
+    Avx2,
+    /// AVX-512 (F, BW, VL, DQ): 32 zmm registers.
+    Avx512,
+}
+
+impl fmt::Display for GemmLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GemmLevel::Portable => "portable",
+            GemmLevel::Avx2 => "AVX2+FMA",
+            GemmLevel::Avx512 => "AVX-512",
+        })
+    }
+}
+
+/// The element type of a GEMM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GemmElem {
+    F32,
+    F64,
+}
+
+impl GemmElem {
+    /// Bytes per element.
+    pub const fn bytes(self) -> usize {
+        match self {
+            GemmElem::F32 => 4,
+            GemmElem::F64 => 8,
+        }
+    }
+}
+
+impl fmt::Display for GemmElem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GemmElem::F32 => "f32",
+            GemmElem::F64 => "f64",
+        })
+    }
+}
+
+/// How the packed B panel of a level is laid out over its coordinates `(j, p)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BPanelOrder {
+    /// `NR` elements per step of k: `((NR,NC/NR),KC):((1,NR·KC),NR)`, like the A panel.
+    Rows,
+    /// One column of the panel per j, of fixed stride `KC` (the kernel's broadcasts have
+    /// immediate offsets; a column-major B packs by vector copies):
+    /// `((NR,NC/NR),KC):((KC,NR·KC),1)`.
+    Columns,
+}
+
+/// How a level packs its panels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Packer {
+    /// Masked vector copies when the source is contiguous along the panel, register
+    /// transposes (16×16 f32, 8×8 f64) when it is contiguous the other way, a gather otherwise.
+    Simd,
+    /// Vector copies when the source is contiguous along the panel, 8×8 (f32) / 4×4 (f64)
+    /// register transposes when it is contiguous along k (a group narrower than a vector,
+    /// B's `NR = 6`, with masked stores), a gather otherwise.
+    Transposes,
+    /// Scalar loops the compiler vectorizes where it can: copies when the source is
+    /// contiguous along the panel, 16-column blocked transposes when it is contiguous along k.
+    Scalar,
+}
+
+/// The blocking of one level and element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmBlocking {
+    pub level: GemmLevel,
+    pub elem: GemmElem,
+    /// Elements per vector register.
+    pub lanes: usize,
+    /// Rows of the register tile (a multiple of `lanes`).
+    pub mr: usize,
+    /// Columns of the register tile.
+    pub nr: usize,
+    /// Largest depth of a packed panel.
+    pub kc: usize,
+    /// Largest number of rows of a packed A block (a multiple of `mr`).
+    pub mc: usize,
+    /// Largest number of columns of a packed B block (a multiple of `nr`).
+    pub nc: usize,
+    /// The narrower kernels an edge tile of fewer columns runs, narrowest first (each takes
+    /// the tiles of at most that many columns); wider edge tiles run the full kernel.
+    pub narrow_nr: &'static [usize],
+    pub b_order: BPanelOrder,
+    pub packer: Packer,
+    /// The register tile of the direct (unpacked) kernel of small problems.
+    pub direct_mr: usize,
+    pub direct_nr: usize,
+}
+
+/// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs.
+pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Avx512,
+    elem: GemmElem::F32,
+    lanes: 16,
+    mr: 32,
+    nr: 12,
+    kc: 384,
+    mc: 384,
+    nc: 4080,
+    narrow_nr: &[4, 8],
+    b_order: BPanelOrder::Columns,
+    packer: Packer::Simd,
+    direct_mr: 32,
+    direct_nr: 6,
+};
+
+/// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators.
+pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Avx512,
+    elem: GemmElem::F64,
+    lanes: 8,
+    mr: 16,
+    nr: 12,
+    kc: 256,
+    mc: 192,
+    nc: 4080,
+    narrow_nr: &[4, 8],
+    b_order: BPanelOrder::Columns,
+    packer: Packer::Simd,
+    direct_mr: 16,
+    direct_nr: 6,
+};
+
+/// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers).
+pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Avx2,
+    elem: GemmElem::F32,
+    lanes: 8,
+    mr: 16,
+    nr: 6,
+    kc: 384,
+    mc: 192,
+    nc: 4080,
+    narrow_nr: &[3],
+    b_order: BPanelOrder::Rows,
+    packer: Packer::Transposes,
+    direct_mr: 16,
+    direct_nr: 4,
+};
+
+/// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators.
+pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Avx2,
+    elem: GemmElem::F64,
+    lanes: 4,
+    mr: 8,
+    nr: 6,
+    kc: 256,
+    mc: 96,
+    nc: 4080,
+    narrow_nr: &[3],
+    b_order: BPanelOrder::Rows,
+    packer: Packer::Transposes,
+    direct_mr: 8,
+    direct_nr: 4,
+};
+
+/// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
+pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Portable,
+    elem: GemmElem::F32,
+    lanes: 4,
+    mr: 8,
+    nr: 4,
+    kc: 256,
+    mc: 128,
+    nc: 4096,
+    narrow_nr: &[],
+    b_order: BPanelOrder::Rows,
+    packer: Packer::Scalar,
+    direct_mr: 16,
+    direct_nr: 4,
+};
+
+/// Portable f64: a 4×4 tile of SSE2 vectors (no FMA).
+pub const GEMM_PORTABLE_F64: GemmBlocking = GemmBlocking {
+    level: GemmLevel::Portable,
+    elem: GemmElem::F64,
+    lanes: 2,
+    mr: 4,
+    nr: 4,
+    kc: 256,
+    mc: 128,
+    nc: 4096,
+    narrow_nr: &[],
+    b_order: BPanelOrder::Rows,
+    packer: Packer::Scalar,
+    direct_mr: 8,
+    direct_nr: 4,
+};
+
+/// Every level's blocking, fastest level first.
+pub const GEMM_BLOCKINGS: [GemmBlocking; 6] =
+    [GEMM_AVX512_F32, GEMM_AVX512_F64, GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_PORTABLE_F32, GEMM_PORTABLE_F64];
+
+/// The blocking of a level and element type.
+pub const fn gemm_blocking(level: GemmLevel, elem: GemmElem) -> GemmBlocking {
+    match (level, elem) {
+        (GemmLevel::Avx512, GemmElem::F32) => GEMM_AVX512_F32,
+        (GemmLevel::Avx512, GemmElem::F64) => GEMM_AVX512_F64,
+        (GemmLevel::Avx2, GemmElem::F32) => GEMM_AVX2_F32,
+        (GemmLevel::Avx2, GemmElem::F64) => GEMM_AVX2_F64,
+        (GemmLevel::Portable, GemmElem::F32) => GEMM_PORTABLE_F32,
+        (GemmLevel::Portable, GemmElem::F64) => GEMM_PORTABLE_F64,
+    }
+}
+
+/// The largest extent of k the direct (unpacked) regime takes.
+pub const GEMM_DIRECT_K: usize = 64;
+/// The largest extent of m and of n the direct regime takes.
+pub const GEMM_DIRECT_MN: usize = 64;
+/// The most multiply-adds `m·n·k` the direct regime takes.
+pub const GEMM_DIRECT_MNK: usize = 32 * 32 * 32;
+/// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
+pub const GEMM_PAR_MIN: usize = 1 << 21;
+/// Thread shares of the larger of m and n are multiples of this (of every level's MR and NR).
+pub const GEMM_PAR_GRAIN: usize = 96;
+
+/// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
+/// register-tiled kernel, no packing. Defined for every size; true iff
+/// `m·n·k ≤ 32³` and `m, n ≤ 64`, `k ≤ 64`.
+#[inline]
+pub const fn gemm_direct(m: usize, n: usize, k: usize) -> bool {
+    m <= GEMM_DIRECT_MN
+        && n <= GEMM_DIRECT_MN
+        && k <= GEMM_DIRECT_K
+        && m.saturating_mul(n).saturating_mul(k) <= GEMM_DIRECT_MNK
+}
+
+/// Whether the engine computes `Cᵀ = Bᵀ·Aᵀ` for a C of row stride `rs` and column stride
+/// `cs` (after negative strides are flipped; an extent-1 mode's stride reads as 1): when C
+/// is not contiguous along m but is along n, or its column stride is the smaller. So the
+/// micro-kernel always stores columns of C as vectors. Defined for every input.
+#[inline]
+pub const fn gemm_transposes(rs: isize, cs: isize) -> bool {
+    rs != 1 && (cs == 1 || cs < rs)
+}
+
+/// The cache blocks of one problem (each at most the level's maximum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmBlocks {
+    pub mc: usize,
+    pub nc: usize,
+    pub kc: usize,
+}
+
+impl GemmBlocking {
+    /// The accumulators of the register tile: `MR/lanes · NR` vector registers.
+    pub const fn accumulators(&self) -> usize {
+        self.mr / self.lanes * self.nr
+    }
+
+    /// Loads per step of k: `MR/lanes` vectors of A and `NR` broadcasts of B (for
+    /// `accumulators()` FMAs).
+    pub const fn loads_per_step(&self) -> usize {
+        self.mr / self.lanes + self.nr
+    }
+
+    /// The cache blocks of an `m×n×k` problem: each dimension is cut into the fewest blocks
+    /// of at most the maximum, of equal size rounded up to the tile
+    /// (`⌈len / ⌈len / max⌉⌉` rounded up to `MR`, `NR`, 1), so the last block is not a thin
+    /// rest. Defined for every size (a zero extent gives a zero block).
+    #[inline]
+    pub const fn blocks(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
+        GemmBlocks { mc: even(m, self.mc, self.mr), nc: even(n, self.nc, self.nr), kc: even(k, self.kc, 1) }
+    }
+
+    /// Whether B is packed one micro-panel at a time, right before the micro-kernels of
+    /// its columns use it (so it is read from L1), instead of a whole `KC×NC` block first:
+    /// when the `m` rows of A make one block (`m ≤ MC`), each micro-panel is used once per
+    /// step of KC either way. Defined for every `m`.
+    #[inline]
+    pub const fn packs_b_per_panel(&self, m: usize) -> bool {
+        m <= self.mc
+    }
+
+    /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
+    /// `NR·kc`, or `NR·KC` for [`BPanelOrder::Columns`] (fixed column stride `KC`).
+    #[inline]
+    pub const fn b_panel_stride(&self, kc: usize) -> usize {
+        match self.b_order {
+            BPanelOrder::Rows => self.nr * kc,
+            BPanelOrder::Columns => self.nr * self.kc,
+        }
+    }
+
+    /// The packed A block of `mc` rows and depth `kc` as a layout of `(i, p)`:
+    /// `((MR,mc/MR),kc):((1,MR·kc),MR)`. Admissible when `mc` is a positive multiple of `MR`
+    /// and `kc ≥ 1` (as [`blocks`](Self::blocks) gives); else or on overflow an error.
+    pub fn a_panel(&self, mc: usize, kc: usize) -> Result<Layout> {
+        let (mr, mc, kc) = (to_i64(self.mr)?, to_i64(mc)?, to_i64(kc)?);
+        let tiles = Layout::from_flat(&[(mr, 1), (exact_div("rows", mc, mr)?, checked::mul(mr, kc)?)])?;
+        Layout::concat([tiles, Layout::scalar(kc, mr)?])
+    }
+
+    /// The packed B block of `nc` columns and depth `kc` as a layout of `(j, p)`:
+    /// `((NR,nc/NR),kc):((1,NR·kc),NR)` ([`BPanelOrder::Rows`]) or
+    /// `((NR,nc/NR),kc):((KC,NR·KC),1)` ([`BPanelOrder::Columns`]). Admissible when `nc` is a
+    /// positive multiple of `NR` and `1 ≤ kc` (`≤ KC` for columns); else or on overflow an error.
+    pub fn b_panel(&self, nc: usize, kc: usize) -> Result<Layout> {
+        let (nr, nc_i, kc_i) = (to_i64(self.nr)?, to_i64(nc)?, to_i64(kc)?);
+        let panels = exact_div("columns", nc_i, nr)?;
+        let (col, step) = match self.b_order {
+            BPanelOrder::Rows => (1, nr),
+            BPanelOrder::Columns => {
+                if kc > self.kc {
+                    return Err(LayoutError::GemmDepth { kc: kc as u64, max: self.kc as u64 });
+                }
+                (to_i64(self.kc)?, 1)
+            }
+        };
+        let panel = to_i64(self.b_panel_stride(kc))?;
+        let tiles = Layout::from_flat(&[(nr, col), (panels, panel)])?;
+        Layout::concat([tiles, Layout::scalar(kc_i, step)?])
+    }
+
+    /// The bytes of the B micro-panel (`KC·NR`, kept in L1), of the A block (`MC·KC`, kept in
+    /// L2) and of the B block (`KC·NC`) at the maximum blocks.
+    pub const fn footprints(&self) -> (usize, usize, usize) {
+        let e = self.elem.bytes();
+        (self.kc * self.nr * e, self.mc * self.kc * e, self.kc * self.nc * e)
+    }
+}
+
+/// `⌈len / ⌈len / max⌉⌉` rounded up to a multiple of `unit`.
+const fn even(len: usize, max: usize, unit: usize) -> usize {
+    if len == 0 || max == 0 || unit == 0 {
+        return 0;
+    }
+    len.div_ceil(len.div_ceil(max)).next_multiple_of(unit)
+}
+
+fn to_i64(x: usize) -> Result<i64> {
+    i64::try_from(x).map_err(|_| LayoutError::GemmTooLarge { value: x as u64 })
+}
+
+/// `total / unit` when `total` is a positive multiple of `unit` (both non-negative here).
+fn exact_div(what: &'static str, total: i64, unit: i64) -> Result<i64> {
+    if total <= 0 || unit <= 0 || total % unit != 0 {
+        return Err(LayoutError::GemmBlockUnit { what, value: total as u64, unit: unit as u64 });
+    }
+    Ok(total / unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tile_covers_fma_latency_with_few_loads() {
+        for b in GEMM_BLOCKINGS {
+            assert_eq!(b.mr % b.lanes, 0, "{b:?}");
+            assert_eq!(b.mc % b.mr, 0, "{b:?}");
+            assert_eq!(b.nc % b.nr, 0, "{b:?}");
+            assert_eq!(GEMM_PAR_GRAIN % b.mr, 0, "{b:?}");
+            assert_eq!(GEMM_PAR_GRAIN % b.nr, 0, "{b:?}");
+            assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| w < b.nr));
+            assert_eq!(gemm_blocking(b.level, b.elem), b);
+            if b.level != GemmLevel::Portable {
+                // FMA latency 4 × 2 ports: at least 8 independent accumulators; fewer loads than FMAs.
+                assert!(b.accumulators() >= 12, "{b:?}");
+                assert!(b.loads_per_step() < b.accumulators(), "{b:?}");
+            }
+        }
+        assert_eq!(GEMM_AVX512_F32.accumulators(), 24);
+        assert_eq!(GEMM_AVX512_F32.loads_per_step(), 14);
+        assert_eq!(GEMM_AVX2_F64.accumulators(), 12);
+    }
+
+    #[test]
+    fn blocks_fit_the_caches() {
+        for b in GEMM_BLOCKINGS {
+            let (b_micro, a_block, _) = b.footprints();
+            assert!(b_micro <= 48 << 10, "{b:?}: B micro-panel {b_micro} bytes exceeds L1d");
+            assert!(a_block <= 1 << 20, "{b:?}: A block {a_block} bytes exceeds half of L2");
+        }
+        assert_eq!(GEMM_AVX512_F32.footprints(), (18432, 589824, 6266880));
+    }
+
+    #[test]
+    fn blocks_are_even_and_bounded() {
+        let b = GEMM_AVX512_F32;
+        assert_eq!(b.blocks(1024, 1024, 1024), GemmBlocks { mc: 352, nc: 1032, kc: 342 });
+        assert_eq!(b.blocks(256, 256, 256), GemmBlocks { mc: 256, nc: 264, kc: 256 });
+        assert_eq!(b.blocks(100, 5, 3), GemmBlocks { mc: 128, nc: 12, kc: 3 });
+        assert_eq!(b.blocks(0, 0, 0), GemmBlocks { mc: 0, nc: 0, kc: 0 });
+        for (m, n, k) in [(1, 1, 1), (385, 4081, 385), (5000, 37, 1000), (usize::MAX, usize::MAX, usize::MAX)] {
+            for b in GEMM_BLOCKINGS {
+                let x = b.blocks(m, n, k);
+                assert!(x.kc <= b.kc && x.mc <= b.mc && x.nc <= b.nc, "{b:?} {x:?}");
+                assert!(x.mc % b.mr == 0 && x.nc % b.nr == 0, "{b:?} {x:?}");
+                // The blocks cover the extent in ⌈len / max⌉ steps.
+                assert!(x.mc.saturating_mul(m.div_ceil(b.mc)) >= m, "{b:?} {x:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn packing_layouts_in_the_notation() {
+        let b = GEMM_AVX512_F32;
+        assert_eq!(b.a_panel(384, 384).unwrap().to_string(), "((32,12),384):((1,12288),32)");
+        assert_eq!(b.b_panel(24, 100).unwrap().to_string(), "((12,2),100):((384,4608),1)");
+        assert_eq!(GEMM_AVX2_F32.b_panel(12, 100).unwrap().to_string(), "((6,2),100):((1,600),6)");
+        // The A panel is a bijection onto [0, mc·kc): packing writes every element once.
+        let a = GEMM_AVX2_F64.a_panel(16, 5).unwrap();
+        let mut seen = a.table().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..80).collect::<Vec<_>>());
+        // Not admissible: a block that is not a multiple of the tile, a depth beyond KC.
+        assert!(b.a_panel(40, 8).is_err());
+        assert!(b.a_panel(0, 8).is_err());
+        assert!(b.b_panel(24, 385).is_err());
+        assert!(b.a_panel(usize::MAX - 31, 2).is_err());
+    }
+
+    #[test]
+    fn regimes() {
+        assert!(gemm_direct(32, 32, 32));
+        assert!(gemm_direct(64, 64, 8));
+        assert!(!gemm_direct(33, 32, 32));
+        assert!(!gemm_direct(65, 1, 1));
+        assert!(!gemm_direct(1, 1, 65));
+        assert!(!gemm_direct(usize::MAX, usize::MAX, usize::MAX));
+        assert!(!gemm_transposes(1, 64));
+        assert!(gemm_transposes(64, 1));
+        assert!(gemm_transposes(10, 3));
+        assert!(!gemm_transposes(3, 10));
+    }
+}

@@ -1,0 +1,290 @@
+//! How a planned GEMM runs: the kernel call the `layout!` item makes (one leaf of each of M, N
+//! and K, loops over the others), the regime of that call (the static straight-line kernel,
+//! the engine's direct loop, or the blocked engine with packing), and for the blocked engine
+//! the blocking of every dispatch level at this problem's sizes: micro-kernel shape, cache
+//! blocks, packing layouts, loop order and edge handling. All of it comes from
+//! [`crate::gemm_blocking`], the constants the facade's engine runs with.
+
+use std::fmt;
+
+use crate::error::Result;
+use crate::gemm::{GemmLeaf, GemmPlan};
+use crate::gemm_blocking::{
+    BPanelOrder, GEMM_PAR_GRAIN, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, Packer, gemm_blocking,
+    gemm_direct, gemm_transposes,
+};
+use crate::layout::Layout;
+
+/// The largest extent of each of M, N and K of a kernel call that the straight-line static
+/// kernel takes (every extent and stride a constant, no packing).
+pub const GEMM_STATIC_MAX: i64 = 32;
+
+/// Which code runs a kernel call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GemmRegime {
+    /// The straight-line kernel of the facade's `small_gemm`, instantiated with constants.
+    Static,
+    /// The engine's direct loop: A and B read in place, register tiles, no packing.
+    Direct,
+    /// The engine's blocked loop nest with packing.
+    Blocked,
+}
+
+/// One dispatch level's blocking at a problem's sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelSchedule {
+    pub blocking: GemmBlocking,
+    pub blocks: GemmBlocks,
+    /// The packed A block `blocks.mc × blocks.kc` over `(i, p)`.
+    pub a_panel: Layout,
+    /// The packed B block `blocks.nc × blocks.kc` over `(j, p)`.
+    pub b_panel: Layout,
+    /// B is packed one micro-panel at a time inside the jr loop (`m ≤ MC`).
+    pub b_per_panel: bool,
+}
+
+/// The schedule of a planned GEMM with element type `elem`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GemmSchedule {
+    pub elem: GemmElem,
+    /// The extents of the leaves of M, N and K the kernel call takes.
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    /// Kernel calls per item call (the product of the other leaves and the batch).
+    pub calls: i64,
+    pub regime: GemmRegime,
+    /// The engine computes `Cᵀ = Bᵀ·Aᵀ` (C contiguous along n); its m and n are then N and M.
+    pub transposed: bool,
+    /// Large enough to run on rayon's pool (engine, feature `rayon`, more than one thread).
+    pub parallel: bool,
+    /// Every dispatch level, fastest first (empty unless the regime is blocked).
+    pub levels: Vec<LevelSchedule>,
+}
+
+/// The schedule of `plan` for `elem`. Defined for every plan; an error only when a block's
+/// packing layout overflows.
+pub fn gemm_schedule(plan: &GemmPlan, elem: GemmElem) -> Result<GemmSchedule> {
+    let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
+    let (n, n_rest) = GemmPlan::split(&plan.n_leaves);
+    let (k, k_rest) = GemmPlan::split(&plan.k_leaves);
+    let mut calls: i64 = 1;
+    for l in plan.batch_leaves.iter().chain(&m_rest).chain(&n_rest).chain(&k_rest) {
+        calls = crate::checked::mul(calls, l.extent)?;
+    }
+    let transposed = transposes(&m, &n);
+    let (em, en) = if transposed { (n.extent, m.extent) } else { (m.extent, n.extent) };
+    let (um, un, uk) = (em as usize, en as usize, k.extent as usize);
+    let regime = if m.extent <= GEMM_STATIC_MAX && n.extent <= GEMM_STATIC_MAX && k.extent <= GEMM_STATIC_MAX {
+        GemmRegime::Static
+    } else if gemm_direct(um, un, uk) {
+        GemmRegime::Direct
+    } else {
+        GemmRegime::Blocked
+    };
+    let parallel = regime == GemmRegime::Blocked && um.saturating_mul(un).saturating_mul(uk) >= GEMM_PAR_MIN;
+    let mut levels = Vec::new();
+    if regime == GemmRegime::Blocked {
+        for level in [GemmLevel::Avx512, GemmLevel::Avx2, GemmLevel::Portable] {
+            let blocking = gemm_blocking(level, elem);
+            let blocks = blocking.blocks(um, un, uk);
+            let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
+            let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
+            let b_per_panel = blocking.packs_b_per_panel(um);
+            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel, b_per_panel });
+        }
+    }
+    Ok(GemmSchedule { elem, m: m.extent, n: n.extent, k: k.extent, calls, regime, transposed, parallel, levels })
+}
+
+/// Whether the engine transposes the kernel call: C's strides after the engine's
+/// normalization (negative strides flipped, an extent-1 mode's stride read as 1).
+fn transposes(m: &GemmLeaf, n: &GemmLeaf) -> bool {
+    let norm = |l: &GemmLeaf| if l.extent <= 1 { 1 } else { l.c.unsigned_abs().min(isize::MAX as u64) as isize };
+    gemm_transposes(norm(m), norm(n))
+}
+
+fn kib(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{:.0} KiB", bytes as f64 / 1024.0)
+    }
+}
+
+impl fmt::Display for LevelSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = &self.blocking;
+        let x = &self.blocks;
+        let e = b.elem.bytes();
+        writeln!(
+            f,
+            "level {} {}: micro-kernel {}x{} ({} vectors of {} x {} broadcasts = {} accumulators, {} loads per {} \
+             multiply-adds)",
+            b.level,
+            b.elem,
+            b.mr,
+            b.nr,
+            b.mr / b.lanes,
+            b.lanes,
+            b.nr,
+            b.accumulators(),
+            b.loads_per_step(),
+            b.accumulators()
+        )?;
+        writeln!(
+            f,
+            "  blocks: KC = {} (max {}), MC = {} (max {}), NC = {} (max {}); B micro-panel {} in L1d (48 KiB), \
+             A block {} in L2 (2 MiB), {}",
+            x.kc,
+            b.kc,
+            x.mc,
+            b.mc,
+            x.nc,
+            b.nc,
+            kib(b.b_panel_stride(x.kc) * e),
+            kib(x.mc * x.kc * e),
+            if self.b_per_panel {
+                "B packed one micro-panel at a time".to_string()
+            } else {
+                format!("B block {}", kib(x.nc.div_ceil(b.nr) * b.b_panel_stride(x.kc) * e))
+            }
+        )?;
+        writeln!(f, "  A panel (i,p) -> {}", self.a_panel)?;
+        writeln!(f, "  B panel (j,p) -> {}", self.b_panel)?;
+        let packer = match b.packer {
+            Packer::Simd => "SIMD: masked vector copies along the panel, register transposes across it, else a gather",
+            Packer::Transposes => {
+                "vector copies along the panel, register transposes across it (masked stores for a group \
+                 narrower than a vector), else a gather"
+            }
+            Packer::Scalar => "scalar loops: copies along the panel, 16-column blocked transposes across it",
+        };
+        let order = match b.b_order {
+            BPanelOrder::Rows => "NR elements per step of k",
+            BPanelOrder::Columns => "columns of fixed stride KC",
+        };
+        writeln!(f, "  packing: {packer}; B panels are {order}; edge panels zero-padded")?;
+        if self.b_per_panel {
+            writeln!(
+                f,
+                "  order: m <= MC = {}, one A block: A packed once per KC step, then each B micro-panel packed \
+                 inside jr, right before its micro-kernels (read from L1)",
+                b.mc
+            )?;
+        }
+        let rows = if b.level == GemmLevel::Portable {
+            format!("a full {}x{} tile on zero-padded panels, stores of the rows and columns in C", b.mr, b.nr)
+        } else {
+            format!("rows past mr < {} masked in the stores", b.mr)
+        };
+        let cols = if b.narrow_nr.is_empty() {
+            String::new()
+        } else {
+            let list = b.narrow_nr.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+            format!("; tiles of fewer columns run the kernels of {list} columns")
+        };
+        write!(f, "  edges: {rows}{cols}")
+    }
+}
+
+impl fmt::Display for GemmSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let call = format!("{}x{}x{} (M x N x K)", self.m, self.n, self.k);
+        let times = if self.calls == 1 { String::new() } else { format!(", {} calls", self.calls) };
+        match self.regime {
+            GemmRegime::Static => {
+                return write!(
+                    f,
+                    "kernel call {call}{times}: static, the straight-line kernel (every extent and stride a constant; \
+                     M, N, K <= {GEMM_STATIC_MAX}), no packing, one cached dispatch level"
+                );
+            }
+            GemmRegime::Direct => {
+                write!(
+                    f,
+                    "kernel call {call}{times}: the engine's direct loop (m·n·k <= 32^3, m, n, k <= 64): A and B read \
+                     in place, register tiles, no packing"
+                )?;
+            }
+            GemmRegime::Blocked => {
+                writeln!(f, "kernel call {call}{times}: the engine's blocked loop nest with packing")?;
+                if self.parallel {
+                    writeln!(
+                        f,
+                        "threads: m·n·k >= 2^21: the larger of m and n is split over rayon's pool in shares of \
+                         multiples of {GEMM_PAR_GRAIN}, each blocked as below on its share (the blocks shown are \
+                         one thread's)"
+                    )?;
+                } else {
+                    writeln!(f, "threads: one (m·n·k < 2^21)")?;
+                }
+                write!(
+                    f,
+                    "loop order: jc += NC (B block) > pc += KC (pack B; beta on the first step only) > ic += MC (pack \
+                     A) > jr += NR > ir += MR > micro-kernel: kc rank-1 updates of an MR x NR register tile"
+                )?;
+            }
+        }
+        if self.transposed {
+            write!(f, "\nC is contiguous along N: the engine computes C^T = B^T·A^T (its m is N, its n is M)")?;
+        }
+        for l in &self.levels {
+            write!(f, "\n{l}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gemm::gemm_plan;
+    use crate::notation::parse_layout;
+
+    fn schedule(a: &str, b: &str, c: &str, elem: GemmElem) -> GemmSchedule {
+        let l = |s: &str| parse_layout(s).unwrap();
+        gemm_schedule(&gemm_plan(&l(a), &l(b), &l(c)).unwrap(), elem).unwrap()
+    }
+
+    #[test]
+    fn large_square_is_blocked_and_parallel() {
+        let s = schedule("(1024,1024):(1,1024)", "(1024,1024):(1024,1)", "(1024,1024):(1,1024)", GemmElem::F32);
+        assert_eq!((s.regime, s.parallel, s.transposed, s.calls), (GemmRegime::Blocked, true, false, 1));
+        assert_eq!(s.levels.len(), 3);
+        let avx512 = &s.levels[0];
+        assert_eq!(avx512.blocking, crate::gemm_blocking::GEMM_AVX512_F32);
+        assert_eq!(avx512.blocks, GemmBlocks { mc: 352, nc: 1032, kc: 342 });
+        assert_eq!(avx512.a_panel.to_string(), "((32,11),342):((1,10944),32)");
+        assert_eq!(avx512.b_panel.to_string(), "((12,86),342):((384,4608),1)");
+        assert!(!avx512.b_per_panel, "m = 1024 > MC = 384: B packed a block at a time");
+        assert_eq!(s.levels[1].a_panel.to_string(), "((16,11),342):((1,5472),16)");
+        let text = s.to_string();
+        assert!(text.contains("micro-kernel 32x12 (2 vectors of 16 x 12 broadcasts = 24 accumulators"), "{text}");
+        assert!(text.contains("loop order: jc += NC"), "{text}");
+        assert!(text.contains("tiles of fewer columns run the kernels of 4, 8 columns"), "{text}");
+    }
+
+    #[test]
+    fn regimes_follow_the_sizes() {
+        let s = schedule("(32,32):(1,32)", "(32,32):(32,1)", "(32,32):(1,32)", GemmElem::F64);
+        assert_eq!((s.regime, s.levels.len()), (GemmRegime::Static, 0));
+        let s = schedule("(40,16):(1,40)", "(40,16):(16,1)", "(40,40):(1,40)", GemmElem::F64);
+        assert_eq!((s.regime, s.levels.len()), (GemmRegime::Direct, 0));
+        let s = schedule("(100,64):(1,100)", "(50,64):(64,1)", "(100,50):(1,100)", GemmElem::F64);
+        assert_eq!((s.regime, s.parallel), (GemmRegime::Blocked, false));
+        assert_eq!(s.levels[0].blocks, GemmBlocks { mc: 112, nc: 60, kc: 64 });
+        // m = 100 is one A block where MC ≥ 100 (AVX2 f64 has MC = 96).
+        assert_eq!(s.levels.iter().map(|l| l.b_per_panel).collect::<Vec<_>>(), [true, false, true]);
+    }
+
+    #[test]
+    fn row_major_c_is_transposed_and_batches_are_calls() {
+        let s = schedule("(300,8):(8,1)", "(40,8):(1,40)", "(300,40):(40,1)", GemmElem::F32);
+        assert!(s.transposed);
+        // The engine's m is N = 40 and its n is M = 300.
+        assert_eq!(s.levels[0].blocks, GemmBlocks { mc: 64, nc: 300, kc: 8 });
+        let s = schedule("(64,64,3):(1,64,4096)", "(64,64,3):(64,1,4096)", "(64,64,3):(1,64,4096)", GemmElem::F32);
+        assert_eq!((s.calls, s.regime), (3, GemmRegime::Blocked));
+    }
+}

@@ -1,0 +1,232 @@
+//! AVX2 packing of the A and B panels (`((W,len/W),kc):((1,W·kc),W)` over `(row, p)`, with
+//! `W` = MR for A and NR for B): when the source is contiguous along k, register transposes
+//! (8×8 for f32, 4×4 for f64) of groups of 8 (4) rows by 8 (4) steps of k, a group narrower
+//! than a vector (B's NR = 6) stored with masked stores; otherwise the generic [`pack`]
+//! (vector copies when the source is contiguous along the panel).
+
+use super::{mask4x64, mask8x32, mstore4x64, mstore8x32};
+use crate::gemm::driver::pack;
+use core::arch::x86_64::*;
+
+/// The 8×8 register transpose of AVX2 f32: `r[i]` lane `j` becomes lane `i` of the result's `j`.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn transpose8x8_ps(r: [__m256; 8]) -> [__m256; 8] {
+    let t0 = _mm256_unpacklo_ps(r[0], r[1]);
+    let t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    let t2 = _mm256_unpacklo_ps(r[2], r[3]);
+    let t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    let t4 = _mm256_unpacklo_ps(r[4], r[5]);
+    let t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    let t6 = _mm256_unpacklo_ps(r[6], r[7]);
+    let t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    let u0 = _mm256_shuffle_ps::<0x44>(t0, t2);
+    let u1 = _mm256_shuffle_ps::<0xEE>(t0, t2);
+    let u2 = _mm256_shuffle_ps::<0x44>(t1, t3);
+    let u3 = _mm256_shuffle_ps::<0xEE>(t1, t3);
+    let u4 = _mm256_shuffle_ps::<0x44>(t4, t6);
+    let u5 = _mm256_shuffle_ps::<0xEE>(t4, t6);
+    let u6 = _mm256_shuffle_ps::<0x44>(t5, t7);
+    let u7 = _mm256_shuffle_ps::<0xEE>(t5, t7);
+    [
+        _mm256_permute2f128_ps::<0x20>(u0, u4),
+        _mm256_permute2f128_ps::<0x20>(u1, u5),
+        _mm256_permute2f128_ps::<0x20>(u2, u6),
+        _mm256_permute2f128_ps::<0x20>(u3, u7),
+        _mm256_permute2f128_ps::<0x31>(u0, u4),
+        _mm256_permute2f128_ps::<0x31>(u1, u5),
+        _mm256_permute2f128_ps::<0x31>(u2, u6),
+        _mm256_permute2f128_ps::<0x31>(u3, u7),
+    ]
+}
+
+/// The 4×4 register transpose of AVX2 f64.
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+fn transpose4x4_pd(r: [__m256d; 4]) -> [__m256d; 4] {
+    let t0 = _mm256_unpacklo_pd(r[0], r[1]);
+    let t1 = _mm256_unpackhi_pd(r[0], r[1]);
+    let t2 = _mm256_unpacklo_pd(r[2], r[3]);
+    let t3 = _mm256_unpackhi_pd(r[2], r[3]);
+    [
+        _mm256_permute2f128_pd::<0x20>(t0, t2),
+        _mm256_permute2f128_pd::<0x20>(t1, t3),
+        _mm256_permute2f128_pd::<0x31>(t0, t2),
+        _mm256_permute2f128_pd::<0x31>(t1, t3),
+    ]
+}
+
+macro_rules! pack_avx2 {
+    ($name:ident, $t:ty, $v:ty, $lanes:literal, $ls:tt, $loadu:ident, $storeu:ident, $zero:ident, $mask:ident,
+     $mstore:ident, $transpose:ident) => {
+        /// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of
+        /// `w` rows, as [`pack`].
+        ///
+        /// # Safety
+        /// As [`pack`]; the CPU has AVX2 and FMA.
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        pub(in crate::gemm) unsafe fn $name(
+            w: usize,
+            dst: *mut $t,
+            src: *const $t,
+            s_i: isize,
+            s_p: isize,
+            len: usize,
+            kc: usize,
+        ) {
+            if s_p != 1 || s_i == 1 {
+                // SAFETY: the caller's bounds.
+                return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
+            }
+            let mut i0 = 0;
+            while i0 < len {
+                let rows = w.min(len - i0);
+                // SAFETY: panel `i0 / w` of `dst` (`w·kc` elements at `i0·kc`) and rows
+                // `i0..i0 + rows` of the block, columns `< kc` (the caller's bounds): the
+                // loads read rows `g + i < rows`, the (masked) stores write lanes `< lanes` of
+                // row `p` of the panel, `g + lanes ≤ w`.
+                unsafe {
+                    let d = dst.add(i0 * kc);
+                    let s = src.offset(i0 as isize * s_i);
+                    let mut g = 0;
+                    while g < w {
+                        let lanes = ($lanes).min(w - g);
+                        let have = rows.saturating_sub(g).min(lanes);
+                        let m = $mask(lanes);
+                        let mut p0 = 0;
+                        while p0 + $lanes <= kc {
+                            let mut r = [$zero(); $lanes];
+                            unroll!(i in $ls {
+                                if i < have {
+                                    r[i] = $loadu(s.offset((g + i) as isize * s_i).add(p0));
+                                }
+                            });
+                            let o = $transpose(r);
+                            if lanes == $lanes {
+                                unroll!(q in $ls { $storeu(d.add((p0 + q) * w + g), o[q]); });
+                            } else {
+                                unroll!(q in $ls { $mstore(d.add((p0 + q) * w + g), m, o[q]); });
+                            }
+                            p0 += $lanes;
+                        }
+                        for p in p0..kc {
+                            for i in 0..lanes {
+                                *d.add(p * w + g + i) =
+                                    if i < have { *s.offset((g + i) as isize * s_i + p as isize) } else { 0.0 };
+                            }
+                        }
+                        g += $lanes;
+                    }
+                }
+                i0 += w;
+            }
+        }
+    };
+}
+
+pack_avx2!(pack_avx2_f32, f32, __m256, 8, [0 1 2 3 4 5 6 7], _mm256_loadu_ps, _mm256_storeu_ps, _mm256_setzero_ps,
+    mask8x32, mstore8x32, transpose8x8_ps);
+pack_avx2!(pack_avx2_f64, f64, __m256d, 4, [0 1 2 3], _mm256_loadu_pd, _mm256_storeu_pd, _mm256_setzero_pd, mask4x64,
+    mstore4x64, transpose4x4_pd);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The AVX2 packers write what the generic packer writes, for A (`w` = MR) and B
+    /// (`w` = NR = 6) panels, every shape of edge, and both source orders.
+    #[test]
+    fn agrees_with_the_generic_packer() {
+        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+            return;
+        }
+        for (w32, w64) in [(16usize, 8usize), (6, 6)] {
+            for len in [1usize, 3, 6, 7, 8, 13, 16, 17, 33] {
+                for kc in [1usize, 3, 4, 7, 8, 9, 17, 40] {
+                    for row_major in [true, false] {
+                        let (s_i, s_p) = if row_major { (kc as isize + 3, 1) } else { (1, len as isize + 2) };
+                        let n = (len + 3) * (kc + 3);
+                        let src32: Vec<f32> = (0..n).map(|x| x as f32 + 0.5).collect();
+                        let src64: Vec<f64> = (0..n).map(|x| x as f64 - 0.25).collect();
+                        let out = len.next_multiple_of(w32.max(w64)) * kc;
+                        let (mut a, mut b) = (vec![f32::NAN; out], vec![f32::NAN; out]);
+                        let (mut c, mut d) = (vec![f64::NAN; out], vec![f64::NAN; out]);
+                        // SAFETY: AVX2 and FMA were detected; the sources hold every `i·s_i + p·s_p`
+                        // for `i < len`, `p < kc`; the destinations hold `len` rounded up to `w`
+                        // times `kc` elements.
+                        unsafe {
+                            pack_avx2_f32(w32, a.as_mut_ptr(), src32.as_ptr(), s_i, s_p, len, kc);
+                            pack(w32, b.as_mut_ptr(), src32.as_ptr(), s_i, s_p, len, kc);
+                            pack_avx2_f64(w64, c.as_mut_ptr(), src64.as_ptr(), s_i, s_p, len, kc);
+                            pack(w64, d.as_mut_ptr(), src64.as_ptr(), s_i, s_p, len, kc);
+                        }
+                        let used32 = len.next_multiple_of(w32) * kc;
+                        let used64 = len.next_multiple_of(w64) * kc;
+                        assert_eq!(a[..used32], b[..used32], "f32 w {w32} len {len} kc {kc} row-major {row_major}");
+                        assert_eq!(c[..used64], d[..used64], "f64 w {w64} len {len} kc {kc} row-major {row_major}");
+                        assert!(a[used32..].iter().all(|x| x.is_nan()), "f32 wrote past the panels");
+                        assert!(c[used64..].iter().all(|x| x.is_nan()), "f64 wrote past the panels");
+                    }
+                }
+            }
+        }
+    }
+}
+/// A measurement, not a test (no assertion; ignored): the AVX2 packer against the generic
+/// one on a 264×256 f32 block contiguous along k, both compiled with AVX2 and FMA, best of
+/// 200 rounds of 20 calls. Run: `cargo test --release -p cute-layout --lib time_packers --
+/// --ignored --nocapture`.
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// # Safety
+    /// As [`pack`]; the CPU has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn simd(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
+        // SAFETY: the caller's.
+        unsafe { pack_avx2_f32(w, d, s, s_i, 1, len, kc) }
+    }
+
+    /// # Safety
+    /// As [`pack`]; the CPU has AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn generic(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
+        // SAFETY: the caller's.
+        unsafe { pack(w, d, s, s_i, 1, len, kc) }
+    }
+
+    #[test]
+    #[ignore]
+    fn time_packers() {
+        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+            return;
+        }
+        let (len, kc) = (264usize, 256usize);
+        for (w, name) in [(6usize, "B panels, w = 6"), (16, "A panels, w = 16")] {
+            let src: Vec<f32> = (0..len * kc).map(|x| x as f32).collect();
+            let mut dst = vec![0f32; len.next_multiple_of(w) * kc];
+            let mut best = [f64::MAX; 2];
+            for _ in 0..200 {
+                for (v, b) in best.iter_mut().enumerate() {
+                    let t = std::time::Instant::now();
+                    for _ in 0..20 {
+                        // SAFETY: AVX2 and FMA were detected; `src` holds `len` rows of `kc`
+                        // (row stride `kc`), `dst` `len` rounded up to `w` times `kc` elements.
+                        unsafe {
+                            if v == 0 {
+                                simd(w, dst.as_mut_ptr(), src.as_ptr(), kc as isize, len, kc)
+                            } else {
+                                generic(w, dst.as_mut_ptr(), src.as_ptr(), kc as isize, len, kc)
+                            }
+                        }
+                        std::hint::black_box(&mut dst);
+                    }
+                    *b = b.min(t.elapsed().as_secs_f64() / 20.0);
+                }
+            }
+            println!("{name}: AVX2 transposes {:.1} us, generic {:.1} us", best[0] * 1e6, best[1] * 1e6);
+        }
+    }
+}
