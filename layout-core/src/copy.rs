@@ -22,6 +22,7 @@
 
 use std::fmt;
 
+use crate::blocking::{TransposeBlocking, transpose_blocking};
 use crate::checked;
 use crate::coalesce::coalesce;
 use crate::error::{LayoutError, Result};
@@ -247,6 +248,15 @@ pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
 }
 
 impl CopyPlan {
+    /// The cache blocking of a transpose body for elements of `elem_bytes` at a level with
+    /// streaming tiles ([`transpose_blocking`] of the body and its loop nest); `None` for
+    /// other bodies.
+    pub fn transpose_blocking(&self, elem_bytes: i64) -> Option<TransposeBlocking> {
+        let CopyBody::Transpose { rows, cols, dst_ld, .. } = self.body else { return None };
+        let points = self.loops.iter().fold(1i64, |p, m| p.saturating_mul(m.extent));
+        Some(transpose_blocking(rows, cols, dst_ld, points, elem_bytes, true))
+    }
+
     /// Every `(source offset, destination offset)` pair the plan copies, in the order it
     /// copies them (a reference interpreter of the plan, for tests and `explain`).
     pub fn pairs(&self) -> Result<Vec<(i64, i64)>> {
@@ -330,7 +340,11 @@ impl fmt::Display for CopyPlan {
                 "body: {rows}x{cols} transpose dst[r*{dst_ld} + c] = src[r + c*{src_ld}] (source contiguous along rows, \
                  destination along columns): register tiles (8x8 AVX2, 16x16 AVX-512) in cache blocks"
             )?,
+
             CopyBody::Indexed => {}
+        }
+        if let (Some(b4), Some(b8)) = (self.transpose_blocking(4), self.transpose_blocking(8)) {
+            writeln!(f, "cache blocks, 4-byte elements: {b4}; 8-byte: {b8}")?;
         }
         if self.loops.is_empty() {
             write!(f, "loops: none")?;

@@ -13,6 +13,7 @@
 //! ```
 
 mod basis;
+mod blocking;
 mod cast;
 mod checked;
 mod coalesce;
@@ -41,6 +42,7 @@ mod tiler;
 mod unzip;
 
 pub use basis::{BasisLayout, compose_coordinates};
+pub use blocking::{TransposeBlocking, transpose_blocking};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};

@@ -185,3 +185,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn transpose_blocking_streams_column_stripes_beyond_the_l2() {
+    use layout_core::{TransposeBlocking, transpose_blocking};
+    let square = |side| TransposeBlocking { rows: side, cols: side, across_first: false, stream: false };
+    // n = 256 f32 (256 KiB) stays in the caches: 4 KiB square blocks.
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 4, true), square(32));
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 8, true), square(16));
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 1, true), square(64));
+    // n = 1024 f32 (4 MiB): column stripes of 128 bytes per row, streamed.
+    let stripes = |rows, cols| TransposeBlocking { rows, cols, across_first: true, stream: true };
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, true), stripes(1024, 32));
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 8, true), stripes(1024, 16));
+    // The whole nest counts: 64 bodies of 128 KiB.
+    assert_eq!(transpose_blocking(128, 256, 256, 64, 4, true), stripes(128, 32));
+    assert_eq!(transpose_blocking(128, 256, 256, 1, 4, true), square(32));
+    // No streaming without line-aligned destination rows, or at a level without it.
+    assert_eq!(transpose_blocking(1024, 1000, 1001, 1, 4, true), square(32));
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, false), square(32));
+    // Extreme sizes saturate instead of overflowing.
+    assert!(transpose_blocking(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8, true).stream);
+}
+
+#[test]
+fn the_plan_of_a_transpose_names_its_blocking() {
+    let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
+    let b = p.transpose_blocking(4).unwrap();
+    assert!(b.stream && b.across_first && b.cols == 32);
+    assert!(p.to_string().contains("cache blocks, 4-byte elements: 1024x32 blocks"));
+    let small = plan("(8,3):(1,8)", "(8,3):(3,1)");
+    assert!(!small.transpose_blocking(4).unwrap().stream);
+    assert_eq!(plan("8:1", "8:1").transpose_blocking(4), None);
+}
