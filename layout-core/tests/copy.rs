@@ -218,3 +218,19 @@ fn the_plan_of_a_transpose_names_its_blocking() {
     assert!(!small.transpose_blocking(4).unwrap().stream);
     assert_eq!(plan("8:1", "8:1").transpose_blocking(4), None);
 }
+
+#[test]
+fn small_bodies_are_unrolled_in_destination_order() {
+    // Table 2's gather: a 3x2 transpose body at each of 8192 points.
+    let p = plan("((2,3,2),4096):((42,1,128),256)", "(12,4096):(1,12)");
+    assert_eq!(p.unrolled(), Some(vec![(0, 0), (42, 1), (1, 2), (43, 3), (2, 4), (44, 5)]));
+    assert!(p.to_string().contains("emitted straight-line: 6 moves"));
+    // A broadcast and a strided run.
+    assert_eq!(plan("7:0", "7:1").unrolled(), Some((0..7).map(|d| (0, d)).collect()));
+    assert_eq!(plan("(4,100):(3,1000)", "(4,100):(1,4)").unrolled(), Some(vec![(0, 0), (3, 1), (6, 2), (9, 3)]));
+    // Contiguous runs, register-tile transposes and long runs are not.
+    assert_eq!(plan("(16,8):(1,32)", "(16,8):(1,16)").unrolled(), None);
+    assert_eq!(plan("(8,8):(1,8)", "(8,8):(8,1)").unrolled(), None);
+    assert_eq!(plan("65:3", "65:1").unrolled(), None);
+    assert!(!plan("(8,8):(1,8)", "(8,8):(8,1)").to_string().contains("straight-line"));
+}

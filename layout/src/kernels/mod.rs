@@ -122,6 +122,18 @@ pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>)
     }
 }
 
+/// Calls `f(src_offset, dst_offset)` at every point of the loop nest `loops` (innermost
+/// first; every extent at least 1) from `(src_base, dst_base)`, innermost fastest: the walk
+/// the code `layout!` emits for a small straight-line body runs in. Not a public API.
+#[doc(hidden)]
+#[inline(always)]
+pub fn for_each_point(loops: &[Loop], src_base: isize, dst_base: isize, f: impl FnMut(isize, isize)) {
+    if loops.iter().any(|l| l.extent == 0) {
+        return;
+    }
+    nest::for_each(loops, src_base, dst_base, f);
+}
+
 macro_rules! width_entry {
     ($($name:ident: $w:ty => $portable:ident, $avx2:ident, $avx512:ident;)*) => {$(
         /// The precompiled driver of one element width: picks the level's entry.
