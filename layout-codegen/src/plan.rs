@@ -7,7 +7,10 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
-use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
+use layout_core::{
+    ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout, coalesce,
+    coalesce_extended,
+};
 
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +86,17 @@ impl IndexPlan {
         })
     }
 
+    /// The plan of a layout evaluated past its size too (a stage of a composed layout): the
+    /// modes of `coalesce_z(L)`, which keeps the extension of the last mode, so that `offset`
+    /// is `L(i)` on the extended domain as layout-core evaluates it (plain coalescing drops a
+    /// trailing `1:d`, which changes the values past the size).
+    pub fn extended(layout: &Layout) -> Result<IndexPlan, LayoutError> {
+        let mut plan = IndexPlan::new(layout)?;
+        plan.modes = with_splits(&coalesce_extended(layout).flat_modes());
+        plan.offset_modes = plan.modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
+        Ok(plan)
+    }
+
     /// The number of divisions (or shifts) `offset` performs: one per computed mode but the
     /// last mode of the layout.
     pub fn offset_splits(&self) -> usize {
@@ -99,9 +113,11 @@ pub enum Plan {
     /// `Sw<B,M,S> o off o L`.
     Swizzled(SwizzledPlan),
     /// Coordinate strides `a@i`: offsets are tuples.
-    Basis(BasisPlan),
+    Coordinate(CoordinatePlan),
     /// F2 strides `fk`: XOR of carry-less products.
     F2(F2Plan),
+    /// `A o Sw o off o B`: B, then a chain of layouts, swizzles and offsets.
+    Composed(ComposedPlan),
 }
 
 impl Plan {
@@ -110,8 +126,9 @@ impl Plan {
         match self {
             Plan::Int(p) => &p.notation,
             Plan::Swizzled(p) => &p.notation,
-            Plan::Basis(p) => &p.notation,
+            Plan::Coordinate(p) => &p.notation,
             Plan::F2(p) => &p.notation,
+            Plan::Composed(p) => &p.notation,
         }
     }
 }
@@ -157,11 +174,65 @@ impl SwizzledPlan {
     }
 }
 
+/// One stage of a composed layout's chain, as the emitted code applies it to an `isize`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StagePlan {
+    /// An integer layout evaluated at the (non-negative) value: its index plan.
+    Layout(IndexPlan),
+    /// `x ^ ((x & yyy) >> S)` (`<< -S` for a negative S).
+    Swizzle { yyy: u64, shift: i64 },
+    /// `x + o`.
+    Offset(i64),
+}
+
+/// `F_1 o … o F_k o B`: B's plan, then the stages from the innermost out. Every value of the
+/// domain is computed by layout-core when planning, so the chain is known to be defined
+/// (no layout stage sees a negative value) and to fit 64-bit integers there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposedPlan {
+    pub notation: String,
+    /// The plan of B.
+    pub inner: IndexPlan,
+    /// Outermost first, as written.
+    pub stages: Vec<StagePlan>,
+    /// `cosize` as layout-core reports it (largest value plus one over the domain).
+    pub cosize: u64,
+    /// Some value of the domain is negative: offsets are `isize`.
+    pub signed: bool,
+}
+
+impl ComposedPlan {
+    pub fn new(c: &ComposedLayout) -> Result<ComposedPlan, LayoutError> {
+        let table = c.table()?;
+        let stages = c
+            .stages()
+            .iter()
+            .map(|s| {
+                Ok(match s {
+                    Stage::Layout(l) => StagePlan::Layout(IndexPlan::extended(l)?),
+                    Stage::Swizzle(sw) => StagePlan::Swizzle {
+                        yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
+                        shift: sw.shift(),
+                    },
+                    Stage::Offset(o) => StagePlan::Offset(*o),
+                })
+            })
+            .collect::<Result<_, LayoutError>>()?;
+        Ok(ComposedPlan {
+            notation: c.to_string(),
+            inner: IndexPlan::new(c.inner())?,
+            stages,
+            cosize: to_u64(c.cosize()?),
+            signed: table.iter().any(|&v| v < 0),
+        })
+    }
+}
+
 /// A layout with coordinate strides: the index is split once at the coalesced modes, and
 /// each component of the result is the integer layout function with that component's
 /// coefficients (the integer plan per component, sharing the division work).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BasisPlan {
+pub struct CoordinatePlan {
     pub notation: String,
     pub size: u64,
     pub rank: usize,
@@ -183,8 +254,8 @@ pub struct BasisPlan {
     pub shape: ShapeTree,
 }
 
-impl BasisPlan {
-    pub fn new(b: &BasisLayout) -> Result<BasisPlan, LayoutError> {
+impl CoordinatePlan {
+    pub fn new(b: &CoordinateLayout) -> Result<CoordinatePlan, LayoutError> {
         let n = b.codomain_rank();
         let mut cosize = Vec::with_capacity(n);
         let mut signed = Vec::with_capacity(n);
@@ -194,17 +265,17 @@ impl BasisPlan {
             cosize.push(p.cosize);
             signed.push(p.signed);
         }
-        let coefs = |l: &BasisLayout| -> Vec<Vec<i64>> {
+        let coefs = |l: &CoordinateLayout| -> Vec<Vec<i64>> {
             l.stride_leaves().into_iter().map(|c| (0..n).map(|i| c.get(i).copied().unwrap_or(0)).collect()).collect()
         };
-        let flat = |l: &BasisLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
+        let flat = |l: &CoordinateLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
             l.shape().leaves().into_iter().zip(cs).map(|(s, c)| (s, i64::from(c.iter().any(|&x| x != 0)))).collect()
         };
         let coalesced = b.coalesce().flatten();
         let mode_coefs = coefs(&coalesced);
         let leaf_coefs = coefs(b);
         let mut next = 0;
-        Ok(BasisPlan {
+        Ok(CoordinatePlan {
             notation: b.to_string(),
             size: to_u64(b.size()),
             rank: b.rank(),
@@ -242,8 +313,9 @@ pub struct F2Plan {
 impl F2Plan {
     pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
         let cosize = l.cosize()?;
-        let flat =
-            |l: &F2Layout| -> Vec<(i64, i64)> { l.shape().leaves().into_iter().zip(l.stride().leaves()).collect() };
+        let flat = |l: &F2Layout| -> Vec<(i64, i64)> {
+            l.shape().leaves().into_iter().zip(l.stride_bits().leaves()).collect()
+        };
         let modes = with_splits(&flat(&l.coalesce().flatten()));
         let offset_modes = modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
         let mut next = 0;

@@ -12,28 +12,29 @@
 use std::fmt;
 
 use crate::complement::complement_modes;
-use crate::composition::composition;
+use crate::composition::{ComposeOp, compose, composition};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::{Int, IntTuple, Tuple};
 use crate::inverse;
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::semimodule::{Coord, Semimodule};
 use crate::slice::SliceCoord;
-use crate::strided::{self, ComposeOp, Strided};
-use crate::tiler::Tiler;
+use crate::strided::Strided;
+use crate::tiler::{Tiler, apply_by_mode};
 
 /// A layout with coordinate strides: a shape and, per leaf, a sum of scaled basis elements.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BasisLayout {
+pub struct CoordinateLayout {
     inner: Strided<Coord>,
 }
 
-impl BasisLayout {
+impl CoordinateLayout {
     /// `shape:stride` given as one integer stride tuple per codomain component: leaf j of
     /// `components[i]` is the coefficient of `e_i` in the stride of leaf j, so
     /// `(4,8):(1@0,1@1)` is `new((4,8), [(1,0), (0,1)])`. Checks that every component is
     /// congruent to the shape, positive extents and that the size fits in 64 bits.
-    pub fn new(shape: IntTuple, components: Vec<IntTuple>) -> Result<BasisLayout> {
+    pub fn new(shape: IntTuple, components: Vec<IntTuple>) -> Result<CoordinateLayout> {
         Layout::column_major(shape.clone())?;
         for c in &components {
             if !shape.congruent(c) {
@@ -42,13 +43,13 @@ impl BasisLayout {
         }
         let columns: Vec<Vec<i64>> = components.iter().map(IntTuple::leaves).collect();
         let leaves = (0..shape.leaves().len()).map(|j| Coord::new(columns.iter().map(|c| c[j]).collect())).collect();
-        Ok(BasisLayout { inner: Strided::new(shape, leaves) })
+        Ok(CoordinateLayout { inner: Strided::new(shape, leaves) })
     }
 
     /// `(L0, L1, …)`: the concatenation of coordinate layouts (always a tuple); the size
     /// must fit in 64 bits.
-    pub fn concat(parts: impl IntoIterator<Item = BasisLayout>) -> Result<BasisLayout> {
-        Ok(BasisLayout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
+    pub fn concat(parts: impl IntoIterator<Item = CoordinateLayout>) -> Result<CoordinateLayout> {
+        Ok(CoordinateLayout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
     }
 
     pub fn shape(&self) -> &IntTuple {
@@ -80,7 +81,7 @@ impl BasisLayout {
         Layout::from_parts(self.inner.shape.clone(), self.inner.shape.map_leaves(&mut |_| coefs.next().unwrap_or(0)))
     }
 
-    /// The components `0..codomain_rank` (see [`BasisLayout::component`]).
+    /// The components `0..codomain_rank` (see [`CoordinateLayout::component`]).
     pub fn components(&self) -> Vec<Layout> {
         (0..self.codomain_rank()).map(|i| self.component(i)).collect()
     }
@@ -110,26 +111,26 @@ impl BasisLayout {
         Ok(Tuple(self.components().iter().map(|c| c.cosize().map(Int)).collect::<Result<_>>()?))
     }
 
-    pub fn mode(&self, i: usize) -> Result<BasisLayout> {
-        Ok(BasisLayout { inner: self.inner.mode(i)? })
+    pub fn mode(&self, i: usize) -> Result<CoordinateLayout> {
+        Ok(CoordinateLayout { inner: self.inner.mode(i)? })
     }
 
-    pub fn flatten(&self) -> BasisLayout {
-        BasisLayout { inner: self.inner.flatten() }
+    pub fn flatten(&self) -> CoordinateLayout {
+        CoordinateLayout { inner: self.inner.flatten() }
     }
 
     /// Coalesce (§3.2): drops size-1 modes and merges `s0:d0 ++ s1:d1` when `d1 = s0·d0`
     /// component-wise. Always admissible.
-    pub fn coalesce(&self) -> BasisLayout {
-        BasisLayout { inner: self.inner.coalesce(false) }
+    pub fn coalesce(&self) -> CoordinateLayout {
+        CoordinateLayout { inner: self.inner.coalesce(false) }
     }
 
     /// Slicing (§2.5): the sub-layout of the free modes of `c` and the coordinate
     /// `L(c with _ = 0)`, so that `L(c' + c*) = L(c') + L|_(c*)`.
-    pub fn slice(&self, c: &SliceCoord) -> Result<(BasisLayout, IntTuple)> {
+    pub fn slice(&self, c: &SliceCoord) -> Result<(CoordinateLayout, IntTuple)> {
         let (sub, off) = self.inner.slice(c)?;
         let off = self.coordinate(&off);
-        Ok((BasisLayout { inner: sub }, off))
+        Ok((CoordinateLayout { inner: sub }, off))
     }
 
     /// Composition with an integer layout or tiler on the right: `R(c) = A(B(c))`, by the
@@ -137,29 +138,29 @@ impl BasisLayout {
     /// coordinate strides form a true semimodule, so the integer admissibility conditions,
     /// Eq. 20 and 21, are exactly the conditions here), e.g. `(8,8):(1@0,1@1) ∘
     /// ((4,8),2):((16,1),8) = ((4,8),2):((2@1,1@0),1@1)` (Table 4, P6).
-    pub fn compose(&self, t: &Tiler) -> Result<BasisLayout> {
-        let op = |a: &Strided<Coord>, b: &Layout| strided::compose(a, b);
-        Ok(BasisLayout { inner: strided::compose_tiler(&self.inner, t, &op)? })
+    pub fn compose(&self, t: &Tiler) -> Result<CoordinateLayout> {
+        let op = |a: &Strided<Coord>, b: &Layout| compose(a, b);
+        Ok(CoordinateLayout { inner: apply_by_mode(Operation::Composition, &self.inner, t, &op)? })
     }
 
     /// `A ∘ B` for a B that produces coordinates: coordinate reduction, see
     /// [`compose_coordinates`].
-    pub fn compose_coordinates(&self, b: &BasisLayout) -> Result<BasisLayout> {
-        let op = |a: &Strided<Coord>, bi: &Layout| strided::compose(a, bi);
-        Ok(BasisLayout { inner: reduce(&self.inner, &self.to_string(), b, &op)? })
+    pub fn compose_coordinates(&self, b: &CoordinateLayout) -> Result<CoordinateLayout> {
+        let op = |a: &Strided<Coord>, bi: &Layout| compose(a, bi);
+        Ok(CoordinateLayout { inner: reduce(&self.inner, &self.to_string(), b, &op)? })
     }
 
     /// An operation on the domain: `A ∘ op(I)` with I the compact column-major layout of A's
     /// shape, the identity on A's domain. For the divides, `A ⊘ T = A ∘ (I ⊘ T)`, so
     /// `zipped_divide((8,8):(1@0,1@1), [4:1,2:1])` tiles the identity tensor. Admissible when
     /// `op(I)` is and A composes with it.
-    pub fn map_domain(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<BasisLayout> {
+    pub fn map_domain(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<CoordinateLayout> {
         let domain = op(&Layout::column_major(self.inner.shape.clone())?)?;
-        Ok(BasisLayout { inner: strided::compose(&self.inner, &domain)? })
+        Ok(CoordinateLayout { inner: compose(&self.inner, &domain)? })
     }
 
     /// The error for a stride that is a sum of basis elements, if there is one.
-    fn require_single(&self, op: &'static str) -> Result<()> {
+    fn require_single(&self, op: Operation) -> Result<()> {
         match self.inner.leaves.iter().find(|c| c.rank() > 0 && c.single().is_none()) {
             Some(c) => Err(LayoutError::BasisSum { op, layout: self.to_string(), stride: c.to_string() }),
             None => Ok(()),
@@ -167,7 +168,7 @@ impl BasisLayout {
     }
 
     /// Runs an integer operation on component i, naming the component in its errors.
-    fn on_component<T>(&self, op: &'static str, i: usize, f: impl FnOnce(&Layout) -> Result<T>) -> Result<T> {
+    fn on_component<T>(&self, op: Operation, i: usize, f: impl FnOnce(&Layout) -> Result<T>) -> Result<T> {
         f(&self.component(i)).map_err(|e| LayoutError::InComponent {
             op,
             layout: self.to_string(),
@@ -183,8 +184,8 @@ impl BasisLayout {
     /// the cosize per component): `complement((4,(4,2)):(1@1,(1@0,12@1))) =
     /// (1,(3,1)):(4@0,(4@1,24@1))` (G7). Requires single basis elements and, per component,
     /// what the integer complement requires.
-    pub fn complement(&self, cotarget: Option<&IntTuple>) -> Result<BasisLayout> {
-        self.require_single("complement")?;
+    pub fn complement(&self, cotarget: Option<&IntTuple>) -> Result<CoordinateLayout> {
+        self.require_single(Operation::Complement)?;
         let r = self.codomain_rank();
         let targets: Vec<i64> = match cotarget {
             None => self.components().iter().map(Layout::cosize).collect::<Result<_>>()?,
@@ -198,7 +199,7 @@ impl BasisLayout {
         };
         let mut parts = Vec::with_capacity(r);
         for (i, &n) in targets.iter().enumerate() {
-            let modes = self.on_component("complement", i, |c| complement_modes(c, n))?.flat_modes();
+            let modes = self.on_component(Operation::Complement, i, |c| complement_modes(c, n))?.flat_modes();
             let last = modes.len() - 1;
             let kept: Vec<(i64, Coord)> = modes
                 .into_iter()
@@ -208,7 +209,7 @@ impl BasisLayout {
                 .collect();
             parts.push(Strided::from_flat(kept));
         }
-        Ok(BasisLayout { inner: Strided::concat(parts)? })
+        Ok(CoordinateLayout { inner: Strided::concat(parts)? })
     }
 
     /// Right inverse (§3.4) on an E-basis codomain: its domain is congruent to the codomain,
@@ -217,9 +218,9 @@ impl BasisLayout {
     /// `[0,|R_0|) × [0,|R_1|) × …`: `right_inverse((4,8):(1@0,1@1)) = (4,8):(1,4)` (E9).
     /// Requires single basis elements and non-negative strides.
     pub fn right_inverse(&self) -> Result<Layout> {
-        self.require_single("right_inverse")?;
+        self.require_single(Operation::RightInverse)?;
         let parts = (0..self.codomain_rank())
-            .map(|i| self.on_component("right_inverse", i, inverse::right_inverse))
+            .map(|i| self.on_component(Operation::RightInverse, i, inverse::right_inverse))
             .collect::<Result<Vec<_>>>()?;
         Layout::concat(parts)
     }
@@ -230,9 +231,9 @@ impl BasisLayout {
     /// `left_inverse((4,(4,2)):(1@1,(1@0,6@1))) = (4,(6,2)):(4,(1,16))` (F9). Requires single
     /// basis elements and, per component, the integer left inverse's conditions.
     pub fn left_inverse(&self) -> Result<Layout> {
-        self.require_single("left_inverse")?;
+        self.require_single(Operation::LeftInverse)?;
         let parts = (0..self.codomain_rank())
-            .map(|i| self.on_component("left_inverse", i, inverse::left_inverse))
+            .map(|i| self.on_component(Operation::LeftInverse, i, inverse::left_inverse))
             .collect::<Result<Vec<_>>>()?;
         Layout::concat(parts)
     }
@@ -243,7 +244,7 @@ impl BasisLayout {
 /// element compose with that mode of A as an integer layout (with its distributivity check).
 /// The result has A's strides and B's shape. Requires every stride of B to be a single scaled
 /// basis element `a@i` with `i < rank(A)`, and each `A_i ∘ B_i` admissible.
-pub fn compose_coordinates(a: &Layout, b: &BasisLayout) -> Result<Layout> {
+pub fn compose_coordinates(a: &Layout, b: &CoordinateLayout) -> Result<Layout> {
     let sa = Strided::new(a.shape().clone(), a.stride().leaves());
     let op = |ai: &Strided<i64>, bi: &Layout| {
         let l = Layout::from_parts(ai.shape.clone(), ai.shape.with_leaves(&mut ai.leaves.iter().copied()));
@@ -259,10 +260,10 @@ pub fn compose_coordinates(a: &Layout, b: &BasisLayout) -> Result<Layout> {
 pub(crate) fn reduce<S: Semimodule>(
     a: &Strided<S>,
     a_text: &str,
-    b: &BasisLayout,
+    b: &CoordinateLayout,
     op: ComposeOp<'_, S>,
 ) -> Result<Strided<S>> {
-    b.require_single("composition")?;
+    b.require_single(Operation::Composition)?;
     let (r, rank) = (b.codomain_rank().max(1), a.shape.rank());
     if r > rank {
         return Err(LayoutError::BasisComponent { lhs: a_text.into(), rhs: b.to_string(), component: r - 1, rank });
@@ -311,9 +312,9 @@ fn pick<S: Semimodule>(
     }
 }
 
-impl fmt::Display for BasisLayout {
+impl fmt::Display for CoordinateLayout {
     /// `shape:stride` with strides `a@i` (sums `4@2+2@3`, zero `0`), e.g. `(4,8):(1@0,1@1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.inner.display())
+        write!(f, "{}", self.inner)
     }
 }

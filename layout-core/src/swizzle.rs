@@ -14,6 +14,7 @@ use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::inverse::{left_inverse, right_inverse};
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::semimodule::is_pow2;
 use crate::slice::{SliceCoord, slice};
 use crate::tiler::Tiler;
@@ -147,7 +148,7 @@ impl SwizzledLayout {
     }
 
     /// The same swizzle and offset around another inner layout.
-    fn with(&self, layout: Layout) -> SwizzledLayout {
+    pub(crate) fn with(&self, layout: Layout) -> SwizzledLayout {
         SwizzledLayout { layout, ..self.clone() }
     }
 
@@ -226,7 +227,7 @@ impl SwizzledLayout {
 
     /// Composition with a B that produces coordinates: `Sw o off o (L ∘ B)` (see
     /// [`compose_coordinates`](crate::compose_coordinates)).
-    pub fn compose_coordinates(&self, b: &crate::BasisLayout) -> Result<SwizzledLayout> {
+    pub fn compose_coordinates(&self, b: &crate::CoordinateLayout) -> Result<SwizzledLayout> {
         self.map_inner(|l| crate::compose_coordinates(l, b))
     }
 
@@ -238,16 +239,16 @@ impl SwizzledLayout {
     /// Requires the offset 0, Sw to map `[0, |L‡|)` onto itself, and `L‡ ∘ Sw = Sw' ∘ L‡` on
     /// `[0, |L‡|)` (checked at every point, so at most [`Layout::TABLE_LIMIT`] of them).
     pub fn right_inverse(&self) -> Result<SwizzledLayout> {
-        self.inverse("right_inverse", right_inverse(&self.layout)?)
+        self.inverse(Operation::RightInverse, right_inverse(&self.layout)?)
     }
 
     /// Left inverse `(Sw o L)† = L† ∘ Sw = Sw' o L†`: `L†(Sw(Sw(L(k)))) = L†(L(k)) = k`.
     /// Same conditions as [`SwizzledLayout::right_inverse`], on `[0, |L†|)`.
     pub fn left_inverse(&self) -> Result<SwizzledLayout> {
-        self.inverse("left_inverse", left_inverse(&self.layout)?)
+        self.inverse(Operation::LeftInverse, left_inverse(&self.layout)?)
     }
 
-    fn inverse(&self, op: &'static str, inv: Layout) -> Result<SwizzledLayout> {
+    fn inverse(&self, op: Operation, inv: Layout) -> Result<SwizzledLayout> {
         if self.offset != 0 {
             return Err(LayoutError::SwizzledOffset { op, layout: self.to_string(), offset: self.offset });
         }
@@ -265,7 +266,7 @@ impl SwizzledLayout {
 /// itself. A coupled pair of bits (y, z) of Sw whose y bit no index below |L| sets does
 /// nothing there; the others must go to single bits `L(2^y)`, `L(2^z)` that again form a
 /// swizzle. The identity is then checked at every index. `Err` says why not.
-fn pull_through(sw: Swizzle, l: &Layout) -> std::result::Result<Swizzle, String> {
+pub(crate) fn pull_through(sw: Swizzle, l: &Layout) -> std::result::Result<Swizzle, String> {
     let n = l.size();
     let reachable = |bit: u32| bit < 63 && (1i64 << bit) < n;
     let image = |bit: u32| -> std::result::Result<u32, String> {
