@@ -106,6 +106,18 @@ fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
         quote!(#facade::kernels::Loop { extent: #n, src: #s, dst: #d })
     });
     let (sb, db) = (isize_lit(plan.src_base), isize_lit(plan.dst_base));
+    if let Some(pairs) = plan.unrolled() {
+        // Straight-line: the careful person's loop, every offset a constant.
+        let pairs = pairs.iter().map(|&(s, d)| {
+            let (s, d) = (isize_lit(s), isize_lit(d));
+            quote!((#s, #d))
+        });
+        let loops_const = local("LOOPS");
+        return quote! {
+            const #loops_const: &[#facade::kernels::Loop] = &[#(#loops),*];
+            #p::copy_unrolled!(#src, #dst, #loops_const, #sb, #db, [#(#pairs),*])
+        };
+    }
     quote! {
         const #program: #facade::kernels::Program<'static> = #facade::kernels::Program {
             body: #body,

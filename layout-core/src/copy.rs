@@ -22,6 +22,7 @@
 
 use std::fmt;
 
+use crate::blocking::{TransposeBlocking, transpose_blocking};
 use crate::checked;
 use crate::coalesce::coalesce;
 use crate::error::{LayoutError, Result};
@@ -246,7 +247,45 @@ pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
     Ok(seen.windows(2).find(|w| w[0].0 == w[1].0).map(|w| (w[0].1, w[1].1, w[0].0)))
 }
 
+/// Bodies of at most this many points may be emitted straight-line ([`CopyPlan::unrolled`]).
+pub const UNROLL_POINTS: i64 = 64;
+
+/// The narrowest register tile of any level (AVX2's 4×8 of 8-byte elements has 8 columns):
+/// a transpose body narrower than this on either side has no whole tile.
+const MIN_TILE: i64 = 8;
+
 impl CopyPlan {
+    /// The body's `(source, destination)` offset pairs in destination order, when it is small
+    /// enough to be emitted straight-line at each point of the loop nest (constant offsets,
+    /// no call and no table): a strided, gather, scatter or broadcast run of at most
+    /// [`UNROLL_POINTS`] elements, or a transpose of at most that many points narrower than
+    /// any register tile. `None` for contiguous runs (one vector move or `memcpy` each),
+    /// larger bodies and indexed copies.
+    pub fn unrolled(&self) -> Option<Vec<(i64, i64)>> {
+        let mut pairs: Vec<(i64, i64)> = match self.body {
+            CopyBody::Run { len, src, dst } if len <= UNROLL_POINTS && (src, dst) != (1, 1) => {
+                (0..len).map(|k| (k * src, k * dst)).collect()
+            }
+            CopyBody::Transpose { rows, cols, src_ld, dst_ld }
+                if rows.saturating_mul(cols) <= UNROLL_POINTS && rows.min(cols) < MIN_TILE =>
+            {
+                (0..rows).flat_map(|r| (0..cols).map(move |c| (r + c * src_ld, r * dst_ld + c))).collect()
+            }
+            _ => return None,
+        };
+        pairs.sort_by_key(|&(_, d)| d);
+        Some(pairs)
+    }
+
+    /// The cache blocking of a transpose body for elements of `elem_bytes` at a level with
+    /// streaming tiles ([`transpose_blocking`] of the body and its loop nest); `None` for
+    /// other bodies.
+    pub fn transpose_blocking(&self, elem_bytes: i64) -> Option<TransposeBlocking> {
+        let CopyBody::Transpose { rows, cols, dst_ld, .. } = self.body else { return None };
+        let points = self.loops.iter().fold(1i64, |p, m| p.saturating_mul(m.extent));
+        Some(transpose_blocking(rows, cols, dst_ld, points, elem_bytes, true))
+    }
+
     /// Every `(source offset, destination offset)` pair the plan copies, in the order it
     /// copies them (a reference interpreter of the plan, for tests and `explain`).
     pub fn pairs(&self) -> Result<Vec<(i64, i64)>> {
@@ -325,12 +364,24 @@ impl fmt::Display for CopyPlan {
             CopyBody::Run { len, src, dst } => {
                 writeln!(f, "body: run of {len} elements, source stride {src}, destination stride {dst}")?
             }
-            CopyBody::Transpose { rows, cols, src_ld, dst_ld } => writeln!(
-                f,
-                "body: {rows}x{cols} transpose dst[r*{dst_ld} + c] = src[r + c*{src_ld}] (source contiguous along rows, \
-                 destination along columns): register tiles (8x8 AVX2, 16x16 AVX-512) in cache blocks"
-            )?,
+            CopyBody::Transpose { rows, cols, src_ld, dst_ld } => {
+                write!(
+                    f,
+                    "body: {rows}x{cols} transpose dst[r*{dst_ld} + c] = src[r + c*{src_ld}] (source contiguous along \
+                     rows, destination along columns)"
+                )?;
+                if self.unrolled().is_none() {
+                    write!(f, ": register tiles (8x8 AVX2, 16x16 AVX-512) in cache blocks")?;
+                }
+                writeln!(f)?
+            }
+
             CopyBody::Indexed => {}
+        }
+        if let Some(pairs) = self.unrolled() {
+            writeln!(f, "the body is emitted straight-line: {} moves with constant offsets per point", pairs.len())?;
+        } else if let (Some(b4), Some(b8)) = (self.transpose_blocking(4), self.transpose_blocking(8)) {
+            writeln!(f, "cache blocks, 4-byte elements: {b4}; 8-byte: {b8}")?;
         }
         if self.loops.is_empty() {
             write!(f, "loops: none")?;

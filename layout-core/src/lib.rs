@@ -15,6 +15,7 @@
 
 mod any_layout;
 mod basis;
+mod blocking;
 mod cast;
 mod checked;
 mod coalesce;
@@ -49,13 +50,14 @@ mod unzip;
 
 pub use any_layout::AnyLayout;
 pub use basis::{CoordinateLayout, compose_coordinates};
+pub use blocking::{TransposeBlocking, transpose_blocking};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
 pub use composed::{ComposedLayout, Stage, compose_chains, compose_swizzle};
 pub use composition::{composition, composition_tiler};
-pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
+pub use copy::{CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
 };

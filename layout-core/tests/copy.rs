@@ -185,3 +185,52 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn transpose_blocking_streams_column_stripes_beyond_the_l2() {
+    use layout_core::{TransposeBlocking, transpose_blocking};
+    let square = |side| TransposeBlocking { rows: side, cols: side, across_first: false, stream: false };
+    // n = 256 f32 (256 KiB) stays in the caches: 4 KiB square blocks.
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 4, true), square(32));
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 8, true), square(16));
+    assert_eq!(transpose_blocking(256, 256, 256, 1, 1, true), square(64));
+    // n = 1024 f32 (4 MiB): column stripes of 128 bytes per row, streamed.
+    let stripes = |rows, cols| TransposeBlocking { rows, cols, across_first: true, stream: true };
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, true), stripes(1024, 32));
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 8, true), stripes(1024, 16));
+    // The whole nest counts: 64 bodies of 128 KiB.
+    assert_eq!(transpose_blocking(128, 256, 256, 64, 4, true), stripes(128, 32));
+    assert_eq!(transpose_blocking(128, 256, 256, 1, 4, true), square(32));
+    // No streaming without line-aligned destination rows, or at a level without it.
+    assert_eq!(transpose_blocking(1024, 1000, 1001, 1, 4, true), square(32));
+    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, false), square(32));
+    // Extreme sizes saturate instead of overflowing.
+    assert!(transpose_blocking(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8, true).stream);
+}
+
+#[test]
+fn the_plan_of_a_transpose_names_its_blocking() {
+    let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
+    let b = p.transpose_blocking(4).unwrap();
+    assert!(b.stream && b.across_first && b.cols == 32);
+    assert!(p.to_string().contains("cache blocks, 4-byte elements: 1024x32 blocks"));
+    let small = plan("(8,3):(1,8)", "(8,3):(3,1)");
+    assert!(!small.transpose_blocking(4).unwrap().stream);
+    assert_eq!(plan("8:1", "8:1").transpose_blocking(4), None);
+}
+
+#[test]
+fn small_bodies_are_unrolled_in_destination_order() {
+    // Table 2's gather: a 3x2 transpose body at each of 8192 points.
+    let p = plan("((2,3,2),4096):((42,1,128),256)", "(12,4096):(1,12)");
+    assert_eq!(p.unrolled(), Some(vec![(0, 0), (42, 1), (1, 2), (43, 3), (2, 4), (44, 5)]));
+    assert!(p.to_string().contains("emitted straight-line: 6 moves"));
+    // A broadcast and a strided run.
+    assert_eq!(plan("7:0", "7:1").unrolled(), Some((0..7).map(|d| (0, d)).collect()));
+    assert_eq!(plan("(4,100):(3,1000)", "(4,100):(1,4)").unrolled(), Some(vec![(0, 0), (3, 1), (6, 2), (9, 3)]));
+    // Contiguous runs, register-tile transposes and long runs are not.
+    assert_eq!(plan("(16,8):(1,32)", "(16,8):(1,16)").unrolled(), None);
+    assert_eq!(plan("(8,8):(1,8)", "(8,8):(8,1)").unrolled(), None);
+    assert_eq!(plan("65:3", "65:1").unrolled(), None);
+    assert!(!plan("(8,8):(1,8)", "(8,8):(8,1)").to_string().contains("straight-line"));
+}

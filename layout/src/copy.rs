@@ -40,18 +40,27 @@ pub trait CopyDest<T: Element, L> {
 }
 
 /// The index of offset 0 in a slice that must hold offsets `min..=max`, or a panic naming the
-/// numbers.
+/// numbers. Inlined into the emitted function (the constants fold to one comparison); the
+/// panic is out of line.
+#[inline]
 #[track_caller]
 fn origin(len: usize, min: isize, max: isize, side: &str, layout: &str) -> usize {
     let base = min.min(0).unsigned_abs();
     let needed = base + max.max(0) as usize + 1;
     if len < needed {
-        panic!(
-            "copy: the {side} slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}, \
-             which needs {needed}"
-        );
+        too_short(len, min, max, needed, side, layout);
     }
     base
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn too_short(len: usize, min: isize, max: isize, needed: usize, side: &str, layout: &str) -> ! {
+    panic!(
+        "copy: the {side} slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}, \
+         which needs {needed}"
+    );
 }
 
 impl<T: Element, L> CopySource<T, L> for &[T] {
@@ -140,6 +149,28 @@ macro_rules! __run_copy {
         // against the sequential loop). A shared and a mutable borrow cannot overlap.
         unsafe { $crate::kernels::run::<$t>($src, $dst, $program) }
     };
+}
+
+/// A small body emitted straight-line: at every point `(s, d)` of the loop nest `$loops`
+/// from the bases, `dst[d + $do] = src[s + $so]` for each constant pair, in the order given.
+/// A macro of this crate, so that the `unsafe` block is not the user's code. Not a public API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __copy_unrolled {
+    ($src:expr, $dst:expr, $loops:expr, $sb:expr, $db:expr, [$(($so:expr, $do:expr)),* $(,)?]) => {{
+        let (src, dst) = ($src, $dst);
+        $crate::kernels::for_each_point($loops, $sb, $db, |s, d| {
+            let (s, d) = (src.wrapping_offset(s), dst.wrapping_offset(d));
+            // SAFETY: `CopySource::source` and `CopyDest::dest` checked that the arguments
+            // cover every offset of their layouts around the pointers, and the nest points
+            // plus the body's pairs, built by the macro from layout-core's `copy_plan`, are
+            // exactly the offset pairs `(S(i), D(i))` of those layouts (tested against the
+            // sequential loop). A shared and a mutable borrow cannot overlap.
+            unsafe {
+                $( *d.offset($do) = *s.offset($so); )*
+            }
+        })
+    }};
 }
 
 /// One element of an indexed copy: `*dst.offset(d) = *src.offset(s)`. Not a public API.

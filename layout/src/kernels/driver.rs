@@ -22,17 +22,16 @@ pub(super) trait Tile<W: Word> {
     /// The tile's columns (the destination's contiguous direction); `C·size_of::<W>()` is a
     /// multiple of `NT_ALIGN`.
     const C: usize;
-    /// Whether `tiles(.., nt: true)` streams (non-temporal stores); then each destination row
-    /// of a tile must be aligned to `NT_ALIGN` bytes.
+    /// Whether `tiles` with `blocks.stream` streams (non-temporal stores); then each
+    /// destination row of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
 
-    /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`),
-    /// streaming the stores when `nt` and `NT_ALIGN > 0`.
+    /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`)
+    /// in `blocks`, streaming the stores when `blocks.stream` and `NT_ALIGN > 0`.
     ///
     /// # Safety
     /// The region's source points are readable and destination points writable, not
     /// overlapping; when streaming, `d + r·dld + c0` is `NT_ALIGN`-aligned for every row `r`.
-    #[allow(clippy::too_many_arguments)]
     unsafe fn tiles(
         src: *const W,
         dst: *mut W,
@@ -40,7 +39,7 @@ pub(super) trait Tile<W: Word> {
         dld: isize,
         rows: (usize, usize),
         cols: (usize, usize),
-        nt: bool,
+        blocks: Blocks,
     );
 
     /// Whether [`Tile::edge`] is a masked register tile (then the driver starts the tiles at
@@ -63,49 +62,77 @@ pub(super) trait Tile<W: Word> {
     fn fence() {}
 }
 
-/// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in cache
-/// blocks of about `block` bytes of destination (`w`-byte words).
+/// The cache blocks of a transpose ([`layout_core::TransposeBlocking`] in the drivers'
+/// integers): `rows × cols` elements per block, tiles across each block first or down it
+/// first, streaming stores or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Blocks {
+    pub rows: usize,
+    pub cols: usize,
+    pub across_first: bool,
+    pub stream: bool,
+}
+
+impl Blocks {
+    /// The blocking layout-core chooses for a `rows × cols` body with destination pitch
+    /// `dld`, run at `points` nest points, of `w`-byte elements, at a level that streams or
+    /// not.
+    #[inline(always)]
+    pub(super) fn choose(rows: usize, cols: usize, dld: isize, points: usize, w: usize, streams: bool) -> Blocks {
+        let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+        let b = layout_core::transpose_blocking(i(rows), i(cols), dld as i64, i(points), i(w), streams);
+        let u = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
+        Blocks { rows: u(b.rows), cols: u(b.cols), across_first: b.across_first, stream: b.stream }
+    }
+}
+
+/// Calls `tile(r, c)` for the `tr × tc` tiles of rows `r0..r1` × columns `c0..c1`, in the
+/// cache blocks of `b` (rounded to whole tiles): blocks across the columns, then down; inside
+/// a block, tiles across first or down first as `b` says.
 #[inline(always)]
 pub(super) fn blocked(
-    block: usize,
-    w: usize,
+    b: Blocks,
     (tr, tc): (usize, usize),
     (r0, r1): (usize, usize),
     (c0, c1): (usize, usize),
     mut tile: impl FnMut(isize, isize),
 ) {
-    let side = ((block / w) as f64).sqrt() as usize;
-    let (br, bc) = ((side / tr).max(1) * tr, (side / tc).max(1) * tc);
+    let (br, bc) = ((b.rows / tr).max(1).saturating_mul(tr), (b.cols / tc).max(1).saturating_mul(tc));
     let mut rb = r0;
     while rb < r1 {
-        let re = (rb + br).min(r1);
+        let re = rb.saturating_add(br).min(r1);
         let mut cb = c0;
         while cb < c1 {
-            let ce = (cb + bc).min(c1);
-            // Down the rows first: each source column is then read front to back (measured
-            // faster than along the destination rows once the matrices leave L2).
-            let mut c = cb;
-            while c < ce {
+            let ce = cb.saturating_add(bc).min(c1);
+            if b.across_first {
+                // Column stripes (streaming): each source column is read down as adjacent
+                // line pairs, each destination row written a line pair at a time.
                 let mut r = rb;
                 while r < re {
-                    tile(r as isize, c as isize);
+                    let mut c = cb;
+                    while c < ce {
+                        tile(r as isize, c as isize);
+                        c += tc;
+                    }
                     r += tr;
                 }
-                c += tc;
+            } else {
+                // Down the rows first: each source column is then read front to back.
+                let mut c = cb;
+                while c < ce {
+                    let mut r = rb;
+                    while r < re {
+                        tile(r as isize, c as isize);
+                        r += tr;
+                    }
+                    c += tc;
+                }
             }
             cb = ce;
         }
         rb = re;
     }
 }
-
-/// Bytes of destination per cache block of a transpose: 4 KiB (32×32 f32) measured best at
-/// n = 256 and 1024 on Sapphire Rapids once the tiles' loads and stores are line-aligned
-/// (64×64 was 0.55× and 0.69× memcpy, 32×32 0.69× and 0.74×): a line is not reused across
-/// tiles then, and a small block keeps the pages it touches few.
-pub(super) const BLOCK: usize = 4096;
-/// Bytes of destination per block when streaming (matrices beyond the caches): 16 KiB.
-pub(super) const BLOCK_NT: usize = 16384;
 
 /// A scalar `8 × 8` tile, unrolled; the compiler vectorizes what it can.
 pub(super) struct ScalarTile;
@@ -123,9 +150,9 @@ impl<W: Word> Tile<W> for ScalarTile {
         dld: isize,
         rows: (usize, usize),
         cols: (usize, usize),
-        _nt: bool,
+        blocks: Blocks,
     ) {
-        blocked(BLOCK, size_of::<W>(), (8, 8), rows, cols, |r, c| {
+        blocked(blocks, (8, 8), rows, cols, |r, c| {
             for j in r..r + 8 {
                 for i in c..c + 8 {
                     // SAFETY: `(j, i)` is inside the region the caller vouches for.
@@ -259,16 +286,15 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             unsafe { strided_run::<W, K>(src.wrapping_offset(s), dst.wrapping_offset(d), len, ss, ds) }
         }),
         Body::Transpose { rows, cols, src_ld, dst_ld } => {
-            // The whole destination span of the nest decides streaming: one body's worth
-            // times the number of bodies.
-            let points: usize = loops.iter().map(|l| l.extent).product();
-            let span = rows.saturating_mul(cols).saturating_mul(size_of::<W>()).saturating_mul(points);
-            let nt = K::NT_ALIGN > 0 && span > NT_THRESHOLD;
+            // The whole destination of the nest decides the blocking (streaming): one body's
+            // worth times the number of bodies.
+            let points = loops.iter().fold(1usize, |p, l| p.saturating_mul(l.extent));
+            let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), K::NT_ALIGN > 0);
             for_each(loops, sb, db, |s, d| {
                 // SAFETY: the body's rectangle at this point is inside the allocations.
-                unsafe { transpose::<W, K>(src.offset(s), dst.offset(d), rows, cols, src_ld, dst_ld, nt) }
+                unsafe { transpose::<W, K>(src.offset(s), dst.offset(d), rows, cols, src_ld, dst_ld, blocks) }
             });
-            if nt {
+            if blocks.stream {
                 K::fence();
             }
         }
@@ -590,8 +616,9 @@ unsafe fn scalar_rect<W: Word>(
     }
 }
 
-/// `dst[r·dld + c] = src[r + c·sld]` for `r < rows`, `c < cols`: register tiles inside cache
-/// blocks, scalar edges; streaming stores when `nt` and the destination rows allow.
+/// `dst[r·dld + c] = src[r + c·sld]` for `r < rows`, `c < cols`: register tiles inside the
+/// cache blocks `blocks`, scalar or masked edges; streaming stores when `blocks.stream` and
+/// the destination rows allow (else the square blocks of a copy that stays in the caches).
 ///
 /// # Safety
 /// Every point of the rectangle is inside the allocations, which do not overlap.
@@ -603,7 +630,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     cols: usize,
     sld: isize,
     dld: isize,
-    nt: bool,
+    mut blocks: Blocks,
 ) {
     let (tr, tc) = (K::R, K::C);
     let w = size_of::<W>();
@@ -614,7 +641,10 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     let mut c0 = 0;
     let pitch_ok = line > 0 && (dld * w as isize).rem_euclid(line as isize) == 0;
     let mis = if line > 0 { (dst as usize) % line } else { 0 };
-    let nt = nt && pitch_ok && mis.is_multiple_of(w);
+    let nt = blocks.stream && pitch_ok && mis.is_multiple_of(w);
+    if blocks.stream && !nt {
+        blocks = Blocks::choose(rows, cols, dld, 1, w, false);
+    }
     if (nt || (K::MASKED && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);
     }
@@ -629,7 +659,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     if rows_main > r0 && cols_main > c0 {
         // SAFETY: the main region is inside the rectangle; when streaming, `dst + c0` is
         // aligned and so is every row (`dld·w` is a multiple of the alignment).
-        unsafe { K::tiles(src, dst, sld, dld, (r0, rows_main), (c0, cols_main), nt) };
+        unsafe { K::tiles(src, dst, sld, dld, (r0, rows_main), (c0, cols_main), blocks) };
     }
     // SAFETY: the edges are parts of the rectangle.
     unsafe {

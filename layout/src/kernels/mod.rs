@@ -19,11 +19,13 @@
 //! - other strides: a gather (`dst == 1`) or scatter (`src == 1`) of stride 2..=4 loads whole
 //!   vectors and permutes their lanes (AVX-512, 4- and 8-byte elements; scatters store masked);
 //!   everything else a scalar loop unrolled by 8 with independent loads;
-//! - a transpose: register tiles inside cache blocks of 4 KiB (AVX-512 16×16 of 4-byte and 8×8
-//!   of 8-byte elements, AVX2 8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte
-//!   elements), started at the destination's and the source's 64-byte line boundaries with
-//!   masked partial tiles around them (AVX-512; scalar edges otherwise), the destination lines
-//!   ahead prefetched, streaming stores once the destination exceeds 4 MiB;
+//! - a transpose: register tiles (AVX-512 16×16 of 4-byte and 8×8 of 8-byte elements, AVX2
+//!   8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements) inside the cache
+//!   blocks of `layout_core::transpose_blocking`: 4 KiB square blocks while the copy fits the
+//!   caches (the destination lines ahead prefetched); once the whole destination exceeds
+//!   1 MiB, column stripes 128 bytes wide walked down, written with streaming stores. Tiles
+//!   start at the destination's and the source's 64-byte line boundaries, with masked
+//!   partial tiles around them (AVX-512; scalar edges otherwise);
 //! - a small body inside a loop nest (a transpose of at most 64 points, a strided run of at
 //!   most 16): a table of offsets with the innermost loops folded in, walked at each point of
 //!   the rest of the nest.
@@ -118,6 +120,18 @@ pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>)
             Width::W8 => run_w8(src.cast(), dst.cast(), program),
         }
     }
+}
+
+/// Calls `f(src_offset, dst_offset)` at every point of the loop nest `loops` (innermost
+/// first; every extent at least 1) from `(src_base, dst_base)`, innermost fastest: the walk
+/// the code `layout!` emits for a small straight-line body runs in. Not a public API.
+#[doc(hidden)]
+#[inline(always)]
+pub fn for_each_point(loops: &[Loop], src_base: isize, dst_base: isize, f: impl FnMut(isize, isize)) {
+    if loops.iter().any(|l| l.extent == 0) {
+        return;
+    }
+    nest::for_each(loops, src_base, dst_base, f);
 }
 
 macro_rules! width_entry {

@@ -2,7 +2,7 @@
 //! into which the generic drivers inline.
 
 use super::Program;
-use super::driver::{BLOCK, BLOCK_NT, ScalarTile, Stream, Strided, Tile, blocked, drive};
+use super::driver::{Blocks, ScalarTile, Stream, Strided, Tile, blocked, drive};
 use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
 
@@ -448,11 +448,11 @@ macro_rules! tile_impl {
                 dld: isize,
                 rows: (usize, usize),
                 cols: (usize, usize),
-                nt: bool,
+                blocks: Blocks,
             ) {
                 // SAFETY: the caller's region and alignment bounds; only the entries of this
                 // level, which run when the CPU has its features, use this tile.
-                unsafe { $entry(src.cast::<$f>(), dst.cast::<$f>(), sld, dld, rows, cols, nt) }
+                unsafe { $entry(src.cast::<$f>(), dst.cast::<$f>(), sld, dld, rows, cols, blocks) }
             }
 
             #[inline(always)]
@@ -474,11 +474,11 @@ macro_rules! tile_impl {
             dld: isize,
             rows: (usize, usize),
             cols: (usize, usize),
-            nt: bool,
+            blocks: Blocks,
         ) {
             let w = core::mem::size_of::<$f>();
-            if nt {
-                blocked(BLOCK_NT, w, ($r, $c), rows, cols, |r, c| {
+            if blocks.stream {
+                blocked(blocks, ($r, $c), rows, cols, |r, c| {
                     // SAFETY: the tile at `(r, c)` is inside the region; streaming rows are
                     // 64-byte aligned (the caller's bound, `c - c0` a multiple of `C`, and
                     // `C·w` of 64).
@@ -492,7 +492,7 @@ macro_rules! tile_impl {
                 // line outside the region is harmless, and no fault is raised.
                 let ahead = (256 / w) as isize;
                 let pitch = dld * w as isize;
-                blocked(BLOCK, w, ($r, $c), rows, cols, |r, c| {
+                blocked(blocks, ($r, $c), rows, cols, |r, c| {
                     let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
                     for j in 0..$r {
                         _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));

@@ -1,0 +1,91 @@
+//! Cache blocking of a transpose body (`CopyBody::Transpose`): which cache blocks the
+//! register tiles are walked in, and whether the destination is written with non-temporal
+//! (streaming) stores. Chosen from the sizes and the element width alone, so that the
+//! facade's drivers and `layout explain` agree; the figures behind the thresholds are in
+//! BENCHMARKS.md (measured on a 2-core Sapphire Rapids VM: 48 KiB L1d, 2 MiB L2 per core).
+
+use std::fmt;
+
+/// Bytes of destination per square cache block while the copy stays in the caches: 4 KiB
+/// (32×32 of 4-byte elements) measured best at n = 256 (64×64 and a whole-height stripe
+/// were slower).
+pub const SQUARE_BLOCK_BYTES: i64 = 4096;
+
+/// Destinations larger than this (bytes, the whole copy) are streamed: source and destination
+/// together then exceed a 2 MiB L2, and the destination lines would be read for ownership
+/// from L3 or memory only to be evicted again (f32 n = 1024: 0.7× → 1.1× a memcpy).
+pub const STREAM_BYTES: i64 = 1 << 20;
+
+/// Bytes of each destination row one streamed block writes: two 64-byte lines, so each
+/// source column is read as adjacent line pairs and each write-combining buffer fills.
+pub const STREAM_ROW_BYTES: i64 = 128;
+
+/// Destination rows must start on this boundary (bytes) for streaming stores.
+pub const LINE_BYTES: i64 = 64;
+
+/// How the register tiles of a `rows × cols` transpose body are walked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TransposeBlocking {
+    /// Rows of one cache block (the drivers round it to a multiple of their tile, at least one).
+    pub rows: i64,
+    /// Columns of one cache block (likewise rounded).
+    pub cols: i64,
+    /// Inside a block the tiles go across the columns first (else down the rows first).
+    /// Blocks themselves go across the columns, then down.
+    pub across_first: bool,
+    /// Non-temporal stores of whole destination lines (then `sfence`).
+    pub stream: bool,
+}
+
+/// The blocking of a `rows × cols` transpose body, with destination row pitch `dst_ld`
+/// elements of `elem_bytes`, run at `points` points of its loop nest; `streams` says whether
+/// the level has streaming tiles.
+///
+/// Definition: when the whole destination `rows·cols·points·elem_bytes` exceeds
+/// [`STREAM_BYTES`], the level streams and each destination row starts a line
+/// (`dst_ld·elem_bytes ≡ 0 mod 64`): column stripes `rows × (128 / elem_bytes)`, tiles across
+/// the stripe then down, streamed. Otherwise square blocks of at most [`SQUARE_BLOCK_BYTES`]
+/// with a power-of-two side, tiles down the rows first. Admissible for every input (sizes saturate; `elem_bytes ≥ 1`).
+pub fn transpose_blocking(
+    rows: i64,
+    cols: i64,
+    dst_ld: i64,
+    points: i64,
+    elem_bytes: i64,
+    streams: bool,
+) -> TransposeBlocking {
+    let e = elem_bytes.max(1);
+    let dst_bytes = rows.max(0).saturating_mul(cols.max(0)).saturating_mul(points.max(1)).saturating_mul(e);
+    let pitch_ok = dst_ld.unsigned_abs().saturating_mul(e.unsigned_abs()).is_multiple_of(LINE_BYTES as u64);
+    if streams && pitch_ok && dst_bytes > STREAM_BYTES {
+        return TransposeBlocking {
+            rows: rows.max(1),
+            cols: (STREAM_ROW_BYTES / e).max(1),
+            across_first: true,
+            stream: true,
+        };
+    }
+    // The largest power of two whose square fits the block: 32 for 4-byte elements, 16 for 8.
+    let mut side = 1i64;
+    while (2 * side) * (2 * side) * e <= SQUARE_BLOCK_BYTES {
+        side *= 2;
+    }
+    TransposeBlocking { rows: side.max(1), cols: side.max(1), across_first: false, stream: false }
+}
+
+impl fmt::Display for TransposeBlocking {
+    /// `32x32 blocks, tiles down the rows first` or `1024x32 blocks (column stripes), tiles
+    /// across then down, streaming stores`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{} blocks", self.rows, self.cols)?;
+        if self.across_first {
+            write!(f, ", tiles across each block then down")?;
+        } else {
+            write!(f, ", tiles down each block then across")?;
+        }
+        if self.stream {
+            write!(f, ", streaming (non-temporal) stores")?;
+        }
+        Ok(())
+    }
+}
