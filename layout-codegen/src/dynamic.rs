@@ -344,6 +344,7 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         }
 
         #(#shared)*
+        #[automatically_derived]
         impl ::core::fmt::Display for #name {
             /// The layout with the numbers in, in canonical notation.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -355,9 +356,11 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         // `extremes` from the checked numbers, over the same extents and strides as `offset`
         // and the traversal; the fields are private and never change after `new`.
         #(#shared)*
+        #[automatically_derived]
         unsafe impl #private::TrustedLayout for #name {}
 
         #(#shared)*
+        #[automatically_derived]
         impl #private::LayoutFn for #name {
             type Offset = #off;
             type Coord = #coord_ty;
@@ -635,6 +638,7 @@ pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
         }
 
         #(#shared)*
+        #[automatically_derived]
         impl ::core::ops::Deref for #name {
             type Target = #private::EdgeTiles<#rank>;
             #[inline]

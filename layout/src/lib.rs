@@ -51,7 +51,26 @@
 // names `::cute_layout`; this makes that path resolve inside this crate too.
 extern crate self as cute_layout;
 
-pub use layout_core::*;
+// The run-time algebra, by name: what a user of the facade reaches for (the layout values of
+// every kind, their errors, the notation and the operations). No glob: `layout_core::Result`
+// would shadow std's `Result` on `use cute_layout::*`, and the planners behind the macro are
+// not the user's API. Everything else of layout-core is under `algebra`.
+pub use layout_core::{
+    BasisLayout, Blame, DynamicError, Explanation, F2Layout, IntTuple, Layout, LayoutError, SliceCoord, Swizzle,
+    SwizzledLayout, Tiler, Value,
+};
+pub use layout_core::{
+    blocked_product, coalesce, complement, composition, crd2idx, downcast, evaluate, explain, filter, flat_divide,
+    flat_product, idx2crd, left_inverse, local_partition, local_tile, logical_divide, logical_divide_tiler,
+    logical_product, logical_product_tiler, make_ordered_layout, max_common_layout, max_common_vector, parse_int_tuple,
+    parse_layout, parse_tiler, raked_product, right_inverse, slice, slice_fixed, tile_to_shape, tiled_divide,
+    tiled_product, upcast, zipped_divide, zipped_product,
+};
+
+/// The whole of layout-core, the run-time algebra (the crate root re-exports the parts a user
+/// reaches for by name): the by-mode and extended variants of the operations, symbolic
+/// layouts, the copy and GEMM planners behind the macro, and layout-core's own `Result`.
+pub use layout_core as algebra;
 
 // The README's Rust examples run as doc tests.
 #[cfg(doctest)]
@@ -270,6 +289,7 @@ macro_rules! __impl_static_layout {
         // SAFETY: `$min` and `$max` are the smallest and largest offsets of the domain, which
         // the code generator computed from the same plan as the index functions.
         $(#[$attr])*
+        #[automatically_derived]
         unsafe impl $crate::StaticLayout for $name {
             const COSIZE: usize = $name::COSIZE;
             const MIN_OFFSET: isize = $min;
@@ -288,6 +308,7 @@ macro_rules! __impl_static_layout {
 macro_rules! __impl_layout_value {
     ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $value:ty) => {
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::clone::Clone for $name {
             #[inline]
             fn clone(&self) -> Self {
@@ -296,9 +317,11 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::marker::Copy for $name {}
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(::core::stringify!($name))
@@ -306,6 +329,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::default::Default for $name {
             #[inline]
             fn default() -> Self {
@@ -314,6 +338,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::cmp::PartialEq for $name {
             #[inline]
             fn eq(&self, _: &Self) -> bool {
@@ -322,15 +347,18 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::cmp::Eq for $name {}
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::hash::Hash for $name {
             #[inline]
             fn hash<H: ::core::hash::Hasher>(&self, _: &mut H) {}
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::fmt::Display for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str($name::NOTATION)
@@ -338,6 +366,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl $crate::GeneratedLayout for $name {
             type Offset = $off;
             type Coord = $coord;
