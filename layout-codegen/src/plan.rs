@@ -17,7 +17,12 @@ pub enum Split {
     /// Extent 1 (not last): the coordinate is 0 and the index passes on unchanged.
     Unit,
     /// Extent `1 << shift`: coordinate `q & mask`, quotient `q >> shift`.
-    Pow2 { shift: u32, mask: u64 },
+    Pow2 {
+        /// log2 of the extent.
+        shift: u32,
+        /// The extent minus one.
+        mask: u64,
+    },
     /// Any other extent `n`: coordinate `q % n`, quotient `q / n`.
     Div(u64),
 }
@@ -25,15 +30,20 @@ pub enum Split {
 /// One mode `extent:stride` and how the index is split there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
+    /// The extent of the mode.
     pub extent: u64,
+    /// The stride (for an F2 layout, the bit vector k of `fk`).
     pub stride: i64,
+    /// How the running index is split at this mode.
     pub split: Split,
 }
 
 /// The shape's tuple structure; leaves are numbered left to right.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShapeTree {
+    /// A leaf: its number among the leaves.
     Leaf(usize),
+    /// A tuple of sub-shapes.
     Tuple(Vec<ShapeTree>),
 }
 
@@ -42,11 +52,15 @@ pub enum ShapeTree {
 pub struct IndexPlan {
     /// Canonical notation of the layout as evaluated.
     pub notation: String,
+    /// `size(L)`.
     pub size: u64,
+    /// `cosize(L)`.
     pub cosize: u64,
     /// The smallest offset (negative only with negative strides).
     pub min_offset: i64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// Some stride is negative: offsets are `isize`.
     pub signed: bool,
@@ -56,6 +70,7 @@ pub struct IndexPlan {
     pub offset_modes: usize,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
+    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
@@ -120,6 +135,7 @@ impl Plan {
 /// (`<< -S` for a negative S).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwizzledPlan {
+    /// Canonical notation of the layout as evaluated.
     pub notation: String,
     /// The plan of L (its `cosize` is L's, not the swizzled layout's).
     pub inner: IndexPlan,
@@ -136,6 +152,7 @@ pub struct SwizzledPlan {
 }
 
 impl SwizzledPlan {
+    /// The plan of a swizzled layout; an error when L's offsets do not fit the machine's.
     pub fn new(s: &SwizzledLayout) -> Result<SwizzledPlan, LayoutError> {
         let inner = IndexPlan::new(s.layout())?;
         let cosize = s.cosize()?;
@@ -162,9 +179,13 @@ impl SwizzledPlan {
 /// coefficients (the integer plan per component, sharing the division work).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BasisPlan {
+    /// Canonical notation of the layout as evaluated.
     pub notation: String,
+    /// `size(L)`.
     pub size: u64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// The codomain rank: the number of components of an offset.
     pub components: usize,
@@ -179,11 +200,14 @@ pub struct BasisPlan {
     pub mode_coefs: Vec<Vec<i64>>,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
+    /// Per leaf, the coefficient of each component.
     pub leaf_coefs: Vec<Vec<i64>>,
+    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
 impl BasisPlan {
+    /// The plan of a coordinate layout; an error when a component's offsets do not fit.
     pub fn new(b: &BasisLayout) -> Result<BasisPlan, LayoutError> {
         let n = b.codomain_rank();
         let mut cosize = Vec::with_capacity(n);
@@ -226,20 +250,28 @@ impl BasisPlan {
 /// unrolled over the digit's bits (a shift when k is a single bit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct F2Plan {
+    /// Canonical notation of the layout as evaluated.
     pub notation: String,
+    /// `size(L)`.
     pub size: u64,
+    /// `cosize(L)`: one past the largest value.
     pub cosize: u64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// The modes of `coalesce(L)`; `stride` is the bit vector k of `fk`.
     pub modes: Vec<Mode>,
     /// How many leading coalesced modes `offset` computes (the rest have stride `f0`).
     pub offset_modes: usize,
+    /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
+    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
 impl F2Plan {
+    /// The plan of an F2 layout; an error when its values do not fit the machine's.
     pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
         let cosize = l.cosize()?;
         let flat =

@@ -209,7 +209,7 @@ fn body_and_loops(mut modes: Vec<CopyMode>, injective: bool) -> (CopyBody, Vec<C
 
 /// Two indices `i < j` that the layout maps to one offset, or `None` when it is injective.
 /// Sorted strides that each clear the reach of the smaller ones decide it at once; otherwise
-/// the offsets are enumerated (up to [`INJECTIVITY_LIMIT`] elements).
+/// the offsets are enumerated (up to `INJECTIVITY_LIMIT` elements).
 pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
     let mut step = 1i64;
     for (n, d) in layout.flat_modes() {

@@ -12,6 +12,10 @@
 //! assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
 //! ```
 
+// Not yet every public item is documented here (the error variants' fields above all, which
+// the restructuring of `error.rs` is rewriting); `missing_docs` is on for the other crates.
+#![allow(missing_docs)]
+
 mod basis;
 mod cast;
 mod checked;

@@ -60,7 +60,7 @@ pub fn slice(layout: &Layout, c: &SliceCoord) -> Result<(Layout, i64)> {
 }
 
 /// The layout of the modes `c` fixes (its integer entries; `_` entries are left out), grouped
-/// as [`slice`] groups the free modes: the complement of the slice. Sub-layout k of the
+/// as [`slice()`] groups the free modes: the complement of the slice. Sub-layout k of the
 /// slicing, the slice at the k-th value (colexicographic) of the fixed coordinates, starts at
 /// offset `slice_fixed(L, c)(k)`, and `L = slice(L, c) + slice_fixed(L, c)` on the split
 /// coordinates, so every sub-layout offset is an offset of L. The values of the fixed
