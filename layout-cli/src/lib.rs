@@ -104,7 +104,7 @@ pub fn explain(text: &str) -> Result<String, String> {
         return plan;
     }
     let e = layout_core::explain(text).map_err(|e| describe(text, &e))?;
-    let out = e.steps.join("\n");
+    let out = e.lines().join("\n");
     if e.result.is_ok() { Ok(out) } else { Err(out) }
 }
 

@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name, mentions_symbols, parse_facts};
 use layout_core::notation::{
-    Env, Expr, ExprError, ExprKind, FUNCTIONS, Span, Value, did_you_mean, evaluate_expr, parse,
+    Env, Expr, ExprError, ExprKind, Span, Value, did_you_mean, did_you_mean_operation, evaluate_expr, parse,
 };
-use layout_core::{Layout, LayoutError};
+use layout_core::{Layout, LayoutError, Operation};
 use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
@@ -320,7 +320,7 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
             );
             cx.error(expr.error_at(span.start, span.end, message));
             ok = false;
-        } else if FUNCTIONS.iter().all(|f| f.name != name) {
+        } else if Operation::from_name(name).is_none() {
             let help = did_you_mean(name, scope.env.keys().map(String::as_str));
             let mut known: Vec<&str> = scope.env.keys().map(String::as_str).collect();
             known.sort_unstable();
@@ -344,10 +344,10 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
 pub fn check_calls(e: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> bool {
     let mut ok = true;
     if let ExprKind::Call { name, name_span, .. } = &e.kind
-        && !FUNCTIONS.iter().any(|f| f.name == name)
+        && Operation::from_name(name).is_none()
         && name != "local_tile_edge"
     {
-        let help = did_you_mean(name, FUNCTIONS.iter().map(|f| f.name));
+        let help = did_you_mean_operation(name);
         let message = with_help(format!("unknown operation `{name}`"), help);
         cx.error(expr.error_at(name_span.start, name_span.end, message));
         ok = false;

@@ -12,15 +12,16 @@
 use std::fmt;
 
 use crate::complement::complement_modes;
-use crate::composition::composition;
+use crate::composition::{ComposeOp, compose, composition};
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::{Int, IntTuple, Tuple};
 use crate::inverse;
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::semimodule::{Coord, Semimodule};
 use crate::slice::SliceCoord;
-use crate::strided::{self, ComposeOp, Strided};
-use crate::tiler::Tiler;
+use crate::strided::Strided;
+use crate::tiler::{Tiler, apply_by_mode};
 
 /// A layout with coordinate strides: a shape and, per leaf, a sum of scaled basis elements.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -138,14 +139,14 @@ impl BasisLayout {
     /// Eq. 20 and 21, are exactly the conditions here), e.g. `(8,8):(1@0,1@1) ∘
     /// ((4,8),2):((16,1),8) = ((4,8),2):((2@1,1@0),1@1)` (Table 4, P6).
     pub fn compose(&self, t: &Tiler) -> Result<BasisLayout> {
-        let op = |a: &Strided<Coord>, b: &Layout| strided::compose(a, b);
-        Ok(BasisLayout { inner: strided::compose_tiler(&self.inner, t, &op)? })
+        let op = |a: &Strided<Coord>, b: &Layout| compose(a, b);
+        Ok(BasisLayout { inner: apply_by_mode(Operation::Composition, &self.inner, t, &op)? })
     }
 
     /// `A ∘ B` for a B that produces coordinates: coordinate reduction, see
     /// [`compose_coordinates`].
     pub fn compose_coordinates(&self, b: &BasisLayout) -> Result<BasisLayout> {
-        let op = |a: &Strided<Coord>, bi: &Layout| strided::compose(a, bi);
+        let op = |a: &Strided<Coord>, bi: &Layout| compose(a, bi);
         Ok(BasisLayout { inner: reduce(&self.inner, &self.to_string(), b, &op)? })
     }
 
@@ -155,11 +156,11 @@ impl BasisLayout {
     /// `op(I)` is and A composes with it.
     pub fn map_domain(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<BasisLayout> {
         let domain = op(&Layout::column_major(self.inner.shape.clone())?)?;
-        Ok(BasisLayout { inner: strided::compose(&self.inner, &domain)? })
+        Ok(BasisLayout { inner: compose(&self.inner, &domain)? })
     }
 
     /// The error for a stride that is a sum of basis elements, if there is one.
-    fn require_single(&self, op: &'static str) -> Result<()> {
+    fn require_single(&self, op: Operation) -> Result<()> {
         match self.inner.leaves.iter().find(|c| c.rank() > 0 && c.single().is_none()) {
             Some(c) => Err(LayoutError::BasisSum { op, layout: self.to_string(), stride: c.to_string() }),
             None => Ok(()),
@@ -167,7 +168,7 @@ impl BasisLayout {
     }
 
     /// Runs an integer operation on component i, naming the component in its errors.
-    fn on_component<T>(&self, op: &'static str, i: usize, f: impl FnOnce(&Layout) -> Result<T>) -> Result<T> {
+    fn on_component<T>(&self, op: Operation, i: usize, f: impl FnOnce(&Layout) -> Result<T>) -> Result<T> {
         f(&self.component(i)).map_err(|e| LayoutError::InComponent {
             op,
             layout: self.to_string(),
@@ -184,7 +185,7 @@ impl BasisLayout {
     /// (1,(3,1)):(4@0,(4@1,24@1))` (G7). Requires single basis elements and, per component,
     /// what the integer complement requires.
     pub fn complement(&self, cotarget: Option<&IntTuple>) -> Result<BasisLayout> {
-        self.require_single("complement")?;
+        self.require_single(Operation::Complement)?;
         let r = self.codomain_rank();
         let targets: Vec<i64> = match cotarget {
             None => self.components().iter().map(Layout::cosize).collect::<Result<_>>()?,
@@ -198,7 +199,7 @@ impl BasisLayout {
         };
         let mut parts = Vec::with_capacity(r);
         for (i, &n) in targets.iter().enumerate() {
-            let modes = self.on_component("complement", i, |c| complement_modes(c, n))?.flat_modes();
+            let modes = self.on_component(Operation::Complement, i, |c| complement_modes(c, n))?.flat_modes();
             let last = modes.len() - 1;
             let kept: Vec<(i64, Coord)> = modes
                 .into_iter()
@@ -217,9 +218,9 @@ impl BasisLayout {
     /// `[0,|R_0|) × [0,|R_1|) × …`: `right_inverse((4,8):(1@0,1@1)) = (4,8):(1,4)` (E9).
     /// Requires single basis elements and non-negative strides.
     pub fn right_inverse(&self) -> Result<Layout> {
-        self.require_single("right_inverse")?;
+        self.require_single(Operation::RightInverse)?;
         let parts = (0..self.codomain_rank())
-            .map(|i| self.on_component("right_inverse", i, inverse::right_inverse))
+            .map(|i| self.on_component(Operation::RightInverse, i, inverse::right_inverse))
             .collect::<Result<Vec<_>>>()?;
         Layout::concat(parts)
     }
@@ -230,9 +231,9 @@ impl BasisLayout {
     /// `left_inverse((4,(4,2)):(1@1,(1@0,6@1))) = (4,(6,2)):(4,(1,16))` (F9). Requires single
     /// basis elements and, per component, the integer left inverse's conditions.
     pub fn left_inverse(&self) -> Result<Layout> {
-        self.require_single("left_inverse")?;
+        self.require_single(Operation::LeftInverse)?;
         let parts = (0..self.codomain_rank())
-            .map(|i| self.on_component("left_inverse", i, inverse::left_inverse))
+            .map(|i| self.on_component(Operation::LeftInverse, i, inverse::left_inverse))
             .collect::<Result<Vec<_>>>()?;
         Layout::concat(parts)
     }
@@ -262,7 +263,7 @@ pub(crate) fn reduce<S: Semimodule>(
     b: &BasisLayout,
     op: ComposeOp<'_, S>,
 ) -> Result<Strided<S>> {
-    b.require_single("composition")?;
+    b.require_single(Operation::Composition)?;
     let (r, rank) = (b.codomain_rank().max(1), a.shape.rank());
     if r > rank {
         return Err(LayoutError::BasisComponent { lhs: a_text.into(), rhs: b.to_string(), component: r - 1, rank });
@@ -314,6 +315,6 @@ fn pick<S: Semimodule>(
 impl fmt::Display for BasisLayout {
     /// `shape:stride` with strides `a@i` (sums `4@2+2@3`, zero `0`), e.g. `(4,8):(1@0,1@1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.inner.display())
+        write!(f, "{}", self.inner)
     }
 }

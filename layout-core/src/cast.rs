@@ -4,13 +4,14 @@
 use crate::checked;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::operation::Operation;
 
 /// `upcast<N>(L)`: per leaf `s:d`, `⌈s/⌈N/|d|⌉⌉ : sign(d)·max(|d|/N, 1)` (a stride-0 leaf
 /// stays), so that `N·R(c) = L(c·⌈N/d⌉)`: an extent that `N/|d|` does not divide is rounded up,
 /// as CuTe C++ does. Requires every non-zero stride to divide or be a multiple of N.
 pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
     if n < 1 {
-        return Err(LayoutError::FactorNotPositive { op: "upcast", n });
+        return Err(LayoutError::FactorNotPositive { op: Operation::Upcast, n });
     }
     let mut leaves = Vec::new();
     for (s, d) in layout.flat_modes() {
@@ -20,7 +21,7 @@ pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
         }
         let ad = d.checked_abs().ok_or(LayoutError::Overflow { a: -1, op: '*', b: d })?;
         if ad % n != 0 && n % ad != 0 {
-            return Err(LayoutError::CastStride { op: "upcast", layout: layout.to_string(), n, stride: d });
+            return Err(LayoutError::CastStride { op: Operation::Upcast, layout: layout.to_string(), n, stride: d });
         }
         let ratio = if n % ad == 0 { n / ad } else { 1 };
         let shape = checked::ceil_div(s, ratio);
@@ -35,7 +36,7 @@ pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
 /// Requires a stride-1 leaf to carry the N sub-elements.
 pub fn downcast(layout: &Layout, n: i64) -> Result<Layout> {
     if n < 1 {
-        return Err(LayoutError::FactorNotPositive { op: "downcast", n });
+        return Err(LayoutError::FactorNotPositive { op: Operation::Downcast, n });
     }
     let modes = layout.flat_modes();
     if n > 1 && !modes.iter().any(|&(_, d)| d.unsigned_abs() == 1) {

@@ -1,27 +1,31 @@
 //! Coalesce and filter (paper §3.2).
 
-use crate::error::{LayoutError, Result};
+use crate::error::Result;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::operation::Operation;
+use crate::semimodule::Semimodule;
+use crate::tiler::by_mode;
 
-/// Merges flat `(shape, stride)` modes: drops size-1 modes and joins neighbours with
-/// `d1 = s0·d0`. With `keep_last`, a trailing size-1 mode that cannot merge is kept so that
-/// the extended function (last mode unbounded) is preserved too.
-pub(crate) fn merge_modes(modes: &[(i64, i64)], keep_last: bool) -> Vec<(i64, i64)> {
-    let mut out: Vec<(i64, i64)> = Vec::new();
-    for &(s, d) in modes {
-        if s == 1 {
+/// Merges flat `(shape, stride)` modes, strides in any semimodule: drops size-1 modes and
+/// joins neighbours `s0:d0 ++ s1:d1` into `(s0·s1):d0` when `d1 = s0·d0`. With `keep_last`, a
+/// trailing size-1 mode that cannot merge is kept so that the extended function (last mode
+/// unbounded) is preserved too. The one implementation of coalescing, for every layout kind.
+pub(crate) fn merge_modes<S: Semimodule>(modes: &[(i64, S)], keep_last: bool) -> Vec<(i64, S)> {
+    let mut out: Vec<(i64, S)> = Vec::new();
+    for (s, d) in modes {
+        if *s == 1 {
             continue;
         }
         match out.last_mut() {
-            Some(last) if last.0.checked_mul(last.1) == Some(d) => last.0 *= s,
-            _ => out.push((s, d)),
+            Some(last) if last.1.continues(last.0, d) => last.0 *= s,
+            _ => out.push((*s, d.clone())),
         }
     }
-    if let (true, Some(&(1, d))) = (keep_last, modes.last()) {
-        let extends = out.last().is_some_and(|&(s0, d0)| s0.checked_mul(d0) == Some(d));
-        if !extends && (d != 0 || !out.is_empty()) {
-            out.push((1, d));
+    if let (true, Some((1, d))) = (keep_last, modes.last()) {
+        let extends = out.last().is_some_and(|(s0, d0)| d0.continues(*s0, d));
+        if !extends && (!d.is_zero() || !out.is_empty()) {
+            out.push((1, d.clone()));
         }
     }
     out
@@ -48,7 +52,9 @@ pub fn coalesce_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
     let IntTuple::Tuple(children) = profile else {
         return Ok(coalesce(layout));
     };
-    by_mode(layout, children.len(), profile, "profile", |mode, i| coalesce_by_mode(mode, &children[i]))
+    by_mode(Operation::Coalesce, layout, children.len(), profile, "profile", |mode, i| {
+        coalesce_by_mode(mode, &children[i])
+    })
 }
 
 /// `filter(L)`: drops stride-0 and size-1 modes, then coalesces (`1:0` when nothing is left).
@@ -62,31 +68,5 @@ pub fn filter_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
     let IntTuple::Tuple(children) = profile else {
         return Ok(filter(layout));
     };
-    by_mode(layout, children.len(), profile, "profile", |mode, i| filter_by_mode(mode, &children[i]))
-}
-
-/// The by-mode combinator: applies `f` to the first `n` modes of `layout`, keeps the rest,
-/// and concatenates (the result is always a tuple).
-pub(crate) fn by_mode(
-    layout: &Layout,
-    n: usize,
-    arg: &dyn std::fmt::Display,
-    what: &'static str,
-    mut f: impl FnMut(&Layout, usize) -> Result<Layout>,
-) -> Result<Layout> {
-    let modes = layout.modes();
-    if n > modes.len() {
-        return Err(LayoutError::TooManyModes {
-            what,
-            arg: arg.to_string(),
-            arg_rank: n,
-            layout: layout.to_string(),
-            rank: modes.len(),
-        });
-    }
-    let mut out = Vec::with_capacity(modes.len());
-    for (i, m) in modes.iter().enumerate() {
-        out.push(if i < n { f(m, i)? } else { m.clone() });
-    }
-    Layout::concat(out)
+    by_mode(Operation::Filter, layout, children.len(), profile, "profile", |mode, i| filter_by_mode(mode, &children[i]))
 }

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::inverse::right_inverse;
 use crate::inverse::right_inverse_where;
 use crate::layout::Layout;
+use crate::operation::Operation;
 
 /// `max_common_layout(A, B)`: the largest `R` with `A(R(i)) = B(R(i)) = i` (R's values in
 /// both domains): the largest right inverse of B (see [`right_inverse`], same search and
@@ -54,7 +55,7 @@ const POINTWISE_LIMIT: i64 = 1 << 12;
 /// leaves as they are, size-1 leaves with stride 0). Requires non-negative strides (with
 /// negative ones, other coordinates can cancel to 0).
 pub fn nullspace(layout: &Layout) -> Result<Layout> {
-    layout.require_non_negative("nullspace")?;
+    layout.require_non_negative(Operation::Nullspace, false)?;
     let mut pos = 1i64;
     let mut out = Vec::new();
     for (s, d) in layout.flat_modes() {

@@ -4,6 +4,8 @@ use crate::checked;
 use crate::coalesce::{coalesce, merge_modes};
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::operation::Operation;
+use crate::trace::{self, Role};
 
 /// `complement(L, cotarget)`: for the modes of `filter(L)` sorted by stride, a "hole" mode
 /// `⌊d_i/c⌋ : c` before each (c = the extent covered so far), then a "rest" mode
@@ -19,20 +21,48 @@ use crate::layout::Layout;
 /// falls short (`complement((3,2):(1,4), 24) = 3:8` ends at offset 22) it is an error
 /// ([`LayoutError::ComplementShort`]). Divides need the exact case: [`complement_exact`].
 pub fn complement(layout: &Layout, cotarget: i64) -> Result<Layout> {
-    Ok(coalesce(&complement_modes(layout, cotarget)?))
+    coalesced(layout, cotarget, || complement_checked(layout, cotarget, false))
 }
 
 /// [`complement`], rejecting the weak case with [`LayoutError::ComplementNotExact`]: every
 /// stride a multiple of the extent the smaller modes cover, so that `(L, L*)` tiles a
 /// contiguous range (what a divide needs).
 pub fn complement_exact(layout: &Layout, cotarget: i64) -> Result<Layout> {
-    Ok(coalesce(&complement_checked(layout, cotarget, true)?))
+    coalesced(layout, cotarget, || complement_checked(layout, cotarget, true))
 }
 
 /// [`complement`] without the cotarget post-condition: what a product builds its copies of A
 /// from (it checks that the copies are disjoint instead, which is what it promises).
 pub(crate) fn complement_for_product(layout: &Layout, cotarget: i64) -> Result<Layout> {
-    Ok(coalesce(&complement_construct(layout, cotarget, false)?.0))
+    coalesced(layout, cotarget, || complement_construct(layout, cotarget, false).map(|c| (c.holes, c.weak)))
+}
+
+/// The complement coalesced from its un-coalesced form `build` gives (with the first weak
+/// stride and the extent below it, if any); traced.
+fn coalesced(
+    layout: &Layout,
+    cotarget: i64,
+    build: impl FnOnce() -> Result<(Layout, Option<(i64, i64)>)>,
+) -> Result<Layout> {
+    trace::operation(Operation::Complement, &[("L", layout), ("cotarget", &cotarget)], || {
+        trace::note(|| {
+            format!(
+                "sort the modes of filter(L) by stride; before each, a hole of stride/extent, then a rest mode \
+                 ⌈{cotarget}/extent⌉"
+            )
+        });
+        let (holes, weak) = build()?;
+        trace::built(|| Role::Holes, &holes);
+        if let Some((stride, extent)) = weak {
+            trace::note(|| {
+                format!(
+                    "weak: the stride {stride} is not a multiple of the extent {extent} below it, so the hole before \
+                     it is ⌊{stride}/{extent}⌋ and (L, complement) is injective but skips offsets"
+                )
+            });
+        }
+        Ok(coalesce(&holes))
+    })
 }
 
 /// `complement(L)` with the cotarget `cosize(L)` (CuTe C++'s default).
@@ -43,30 +73,41 @@ pub fn complement_default(layout: &Layout) -> Result<Layout> {
 /// The un-coalesced complement `(holes…, rest)`; its trailing rest mode is what keeps the
 /// complement disjoint from L on the extended domain (the paper's Table 7 form).
 pub fn complement_modes(layout: &Layout, cotarget: i64) -> Result<Layout> {
-    complement_checked(layout, cotarget, false)
+    Ok(complement_checked(layout, cotarget, false)?.0)
 }
 
 /// Whether `complement(L, ·)` is exact: the first stride that is not a multiple of the extent
 /// below it, as `(stride, extent)`; `None` when exact (or when the complement is rejected).
 pub fn complement_weak_at(layout: &Layout) -> Option<(i64, i64)> {
-    match complement_checked(layout, 1, true) {
+    match complement_construct(layout, 1, true) {
         Err(LayoutError::ComplementNotExact { stride, extent, .. }) => Some((stride, extent)),
         _ => None,
     }
 }
 
-fn complement_checked(layout: &Layout, cotarget: i64, exact: bool) -> Result<Layout> {
-    let (c, modes_sorted) = complement_construct(layout, cotarget, exact)?;
-    if weak_reach_short(&modes_sorted, &c, cotarget)? {
-        let last = checked::add(max_offset(&modes_sorted)?, c.cosize()? - 1)?;
+/// The un-coalesced complement with its post-condition checked, and where it is weak.
+fn complement_checked(layout: &Layout, cotarget: i64, exact: bool) -> Result<(Layout, Option<(i64, i64)>)> {
+    let Construction { holes, sorted, weak } = complement_construct(layout, cotarget, exact)?;
+    if weak_reach_short(&sorted, &holes, cotarget)? {
+        let last = checked::add(max_offset(&sorted)?, holes.cosize()? - 1)?;
         return Err(LayoutError::ComplementShort { layout: layout.to_string(), cotarget, last });
     }
-    Ok(c)
+    Ok((holes, weak))
 }
 
-/// The construction: the un-coalesced complement and the sorted, merged modes of filter(L).
-fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<(Layout, Vec<(i64, i64)>)> {
-    layout.require_non_negative("complement")?;
+/// What the construction gives.
+struct Construction {
+    /// The un-coalesced complement `(holes…, rest)`.
+    holes: Layout,
+    /// The sorted, merged modes of filter(L).
+    sorted: Vec<(i64, i64)>,
+    /// The first stride that is not a multiple of the extent below it, with that extent.
+    weak: Option<(i64, i64)>,
+}
+
+/// The construction of the complement.
+fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<Construction> {
+    layout.require_non_negative(Operation::Complement, false)?;
     if cotarget < 1 {
         return Err(LayoutError::CotargetNotPositive { cotarget });
     }
@@ -76,6 +117,7 @@ fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<(
     let modes_sorted = modes.clone();
     let mut extent = 1i64;
     let mut below: Option<(i64, i64)> = None;
+    let mut weak = None;
     let mut out = Vec::with_capacity(modes.len() + 1);
     for (s, d) in modes {
         if d < extent {
@@ -88,15 +130,18 @@ fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<(
                 below: format!("{bs}:{bd}"),
             });
         }
-        if exact && d % extent != 0 {
-            return Err(LayoutError::ComplementNotExact { layout: layout.to_string(), stride: d, extent });
+        if d % extent != 0 {
+            if exact {
+                return Err(LayoutError::ComplementNotExact { layout: layout.to_string(), stride: d, extent });
+            }
+            weak = weak.or(Some((d, extent)));
         }
         out.push((d / extent, extent));
         extent = checked::mul(s, d)?;
         below = Some((s, d));
     }
     out.push((checked::ceil_div(cotarget, extent), extent));
-    Ok((Layout::from_flat(&out)?, modes_sorted))
+    Ok(Construction { holes: Layout::from_flat(&out)?, sorted: modes_sorted, weak })
 }
 
 /// CuTe's post-condition `cosize((L, L*)) ≥ cotarget`: it holds for an exact complement; a

@@ -5,71 +5,81 @@ use crate::complement::complement_exact;
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::tiler::{Tiler, apply_by_mode};
+use crate::trace::{self, Role};
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_divide(A, B)` for a layout tiler: `A ∘ B★` with `B★ = (B, complement(B, |A|))`.
 /// Requires `B★` to be a bijection onto `[0, |A|)` (policy 3): B injective, its complement
 /// exact, and no element past `|A|` (a tiler that does not divide A would overrun it).
 pub fn logical_divide(a: &Layout, b: &Layout) -> Result<Layout> {
-    divide_by(a, b, "logical_divide", true)
+    divide_by(a, b, Operation::LogicalDivide, true)
 }
 
 /// `A ∘ (B, complement(B, |A|))`. `exact` demands that `(B, complement)` be a bijection onto
 /// `[0, |A|)`; otherwise (CuTe C++'s ceil-div tiles) the last tile may reach past A's domain,
-/// where A's extension (last mode unbounded) gives the values.
-fn divide_by(a: &Layout, b: &Layout, op: &'static str, exact: bool) -> Result<Layout> {
-    let n = a.size();
-    let not_bijective =
-        |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
-    // A weak complement never gives a bijection onto [0, |A|) (docs/algebra.md §3.9).
-    let c = complement_exact(b, n).map_err(|e| not_bijective(e.to_string()))?;
-    let star = Layout::concat([b.clone(), c])?;
-    if exact {
-        if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
-            return Err(not_bijective(format!("its broadcast mode of extent {s} (stride 0) repeats tiles")));
+/// where A's extension (last mode unbounded) gives the values. Traced as `op`.
+fn divide_by(a: &Layout, b: &Layout, op: Operation, exact: bool) -> Result<Layout> {
+    trace::operation(op, &[("A", a), ("B", b)], || {
+        let n = a.size();
+        let not_bijective =
+            |reason: String| LayoutError::TilerNotBijective { op, tiler: b.to_string(), layout: a.to_string(), reason };
+        // A weak complement never gives a bijection onto [0, |A|) (docs/algebra.md §3.9).
+        let c = complement_exact(b, n).map_err(|e| not_bijective(e.to_string()))?;
+        let star = Layout::concat([b.clone(), c])?;
+        trace::built(|| Role::Star, &star);
+        if exact {
+            if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
+                return Err(not_bijective(format!("its broadcast mode of extent {s} (stride 0) repeats tiles")));
+            }
+            if star.size() != n {
+                trace::note(|| format!("B★ has {} elements, not |A| = {n}", star.size()));
+                return Err(LayoutError::TilerOverrun {
+                    op,
+                    tiler: b.to_string(),
+                    layout: a.to_string(),
+                    size: n,
+                    star_size: star.size(),
+                    overrun: star.size() - n,
+                });
+            }
         }
-        if star.size() != n {
-            return Err(LayoutError::TilerOverrun {
-                op,
-                tiler: b.to_string(),
-                layout: a.to_string(),
-                size: n,
-                star_size: star.size(),
-                overrun: star.size() - n,
-            });
-        }
-    }
-    composition(a, &star)
+        trace::note(|| match star.size().cmp(&n) {
+            std::cmp::Ordering::Equal => format!("B★ is a bijection onto [0, {n}); A ⊘ B = A ∘ B★"),
+            _ => format!("B★ reaches past |A| = {n} (ceil-div tiles); A ⊘ B = A ∘ B★"),
+        });
+        composition(a, &star)
+    })
 }
 
 /// `logical_divide(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
 pub fn logical_divide_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    apply_by_mode(a, t, &logical_divide)
+    apply_by_mode(Operation::LogicalDivide, a, t, &logical_divide)
 }
 
 /// `zipped_divide(A, T)`: `((tiles…), (rests…, untiled modes…))`.
 pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    hier_unzip(a, t, &logical_divide)
+    trace::with_tiler(Operation::ZippedDivide, a, t, || hier_unzip(a, t, &logical_divide))
 }
 
 /// `local_tile(A, T)`: mode 0 of `zipped_divide(A, T)`, the layout of one tile (CuTe's
 /// `local_tile` without the tile coordinate: the tile at coordinate k is this layout at the
 /// offset `local_partition`'s complement gives, mode 1 of the zipped divide at k).
 pub fn local_tile(a: &Layout, t: &Tiler) -> Result<Layout> {
-    zipped_divide(a, t)?.mode(0)
+    trace::with_tiler(Operation::LocalTile, a, t, || zipped_divide(a, t)?.mode(0))
 }
 
 /// `local_partition(A, T)`: mode 1 of `zipped_divide(A, T)`, the elements one position of the
 /// tile owns across all tiles (CuTe's `outer_partition`); the partition of position k is
 /// this layout at the offset mode 0 of the zipped divide gives at k.
 pub fn local_partition(a: &Layout, t: &Tiler) -> Result<Layout> {
-    zipped_divide(a, t)?.mode(1)
+    trace::with_tiler(Operation::LocalPartition, a, t, || zipped_divide(a, t)?.mode(1))
 }
 
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    tiled_unpack(&zipped_divide(a, t)?)
+    trace::with_tiler(Operation::TiledDivide, a, t, || tiled_unpack(&zipped_divide(a, t)?))
 }
 
 /// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked.
@@ -77,6 +87,6 @@ pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// (ceil-div tiles, values from A's extension), and B may broadcast (stride-0 modes); `filter(B)`
 /// must still be injective with an exact complement and every composition admissible.
 pub fn flat_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
-    let ceil_div_tiles = |a: &Layout, b: &Layout| divide_by(a, b, "flat_divide", false);
-    flat_unpack(&hier_unzip(a, t, &ceil_div_tiles)?)
+    let ceil_div_tiles = |a: &Layout, b: &Layout| divide_by(a, b, Operation::FlatDivide, false);
+    trace::with_tiler(Operation::FlatDivide, a, t, || flat_unpack(&hier_unzip(a, t, &ceil_div_tiles)?))
 }

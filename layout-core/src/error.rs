@@ -4,6 +4,8 @@
 
 use thiserror::Error;
 
+use crate::operation::Operation;
+
 /// The result type of every fallible operation of the algebra.
 pub type Result<T, E = LayoutError> = std::result::Result<T, E>;
 
@@ -64,8 +66,12 @@ pub enum LayoutError {
     )]
     NotDistributive { lhs: String, rhs: String, index: i64, point: i64, got: i64, want: i64 },
 
-    #[error("{op} needs non-negative strides, but `{layout}` has the stride {stride}")]
-    NegativeStride { op: &'static str, layout: String, stride: i64 },
+    /// `right`: the layout is the operation's right operand (the message says so).
+    #[error(
+        "{op}{} needs non-negative strides, but `{layout}` has the stride {stride}",
+        if *.right { " (right operand)" } else { "" }
+    )]
+    NegativeStride { op: Operation, right: bool, layout: String, stride: i64 },
 
     /// Not "not injective": `(2,2):(6,7)` (offsets 0, 6, 7, 13) is injective, yet its modes
     /// overlap, which is what the complement's construction cannot handle.
@@ -99,10 +105,10 @@ pub enum LayoutError {
         "{op}: tiler `{tiler}` does not divide `{layout}`: (B, complement(B, {size})) has {star_size} elements, \
          so the last tile would overrun the {size} elements by {overrun}"
     )]
-    TilerOverrun { op: &'static str, tiler: String, layout: String, size: i64, star_size: i64, overrun: i64 },
+    TilerOverrun { op: Operation, tiler: String, layout: String, size: i64, star_size: i64, overrun: i64 },
 
     #[error("{op}: tiler `{tiler}` does not tile `{layout}`: {reason}")]
-    TilerNotBijective { op: &'static str, tiler: String, layout: String, reason: String },
+    TilerNotBijective { op: Operation, tiler: String, layout: String, reason: String },
 
     #[error(
         "left inverse: `{layout}` has sorted strides {lower} and {upper}, and {upper} is not a multiple of {lower} \
@@ -119,18 +125,18 @@ pub enum LayoutError {
     #[error(
         "{op}<{n}>: stride {stride} of `{layout}` neither divides nor is a multiple of {n} (divisibility condition)"
     )]
-    CastStride { op: &'static str, layout: String, n: i64, stride: i64 },
+    CastStride { op: Operation, layout: String, n: i64, stride: i64 },
 
     #[error(
         "{op}<{n}>: extent {shape} of `{layout}` neither divides nor is a multiple of {ratio} (divisibility condition)"
     )]
-    CastShape { op: &'static str, layout: String, n: i64, shape: i64, ratio: i64 },
+    CastShape { op: Operation, layout: String, n: i64, shape: i64, ratio: i64 },
 
     #[error("downcast<{n}>: `{layout}` has no stride-1 mode to split the {n} sub-elements over")]
     DowncastNoUnitStride { layout: String, n: i64 },
 
     #[error("{op}: the factor must be positive, got {n}")]
-    FactorNotPositive { op: &'static str, n: i64 },
+    FactorNotPositive { op: Operation, n: i64 },
 
     #[error("tile_to_shape: `{block}` has rank {block_rank}, more than the rank {rank} of the target shape `{shape}`")]
     TileRank { block: String, block_rank: usize, shape: String, rank: usize },
@@ -163,10 +169,10 @@ pub enum LayoutError {
     SwizzleParams { bits: i64, base: i64, shift: i64, reason: &'static str },
 
     #[error("{op}: the swizzle of `{layout}` does not pass through `{inner}`: {reason}")]
-    SwizzleNotCommuting { op: &'static str, layout: String, inner: String, reason: String },
+    SwizzleNotCommuting { op: Operation, layout: String, inner: String, reason: String },
 
     #[error("{op} of a swizzled layout needs the offset 0, but `{layout}` has the offset {offset}")]
-    SwizzledOffset { op: &'static str, layout: String, offset: i64 },
+    SwizzledOffset { op: Operation, layout: String, offset: i64 },
 
     #[error(
         "a stride mixes codomains: `{a}` is {a_kind} and `{b}` is {b_kind}; the strides of a layout must all live \
@@ -184,7 +190,7 @@ pub enum LayoutError {
         "{op}: the stride `{stride}` of `{layout}` is a sum of basis elements; {op} needs every stride to be a \
          single scaled basis element `a@i` (§3.3, coordinate reduction)"
     )]
-    BasisSum { op: &'static str, layout: String, stride: String },
+    BasisSum { op: Operation, layout: String, stride: String },
 
     #[error(
         "composition: B = `{rhs}` produces coordinates with a component {component}, but A = `{lhs}` has only \
@@ -193,7 +199,7 @@ pub enum LayoutError {
     BasisComponent { lhs: String, rhs: String, component: usize, rank: usize },
 
     #[error("{op}: codomain component {component} of `{layout}`: {source}")]
-    InComponent { op: &'static str, layout: String, component: usize, source: Box<LayoutError> },
+    InComponent { op: Operation, layout: String, component: usize, source: Box<LayoutError> },
 
     #[error("the cotarget `{cotarget}` must have one extent per codomain component of `{layout}`, which has {rank}")]
     CotargetRank { layout: String, cotarget: String, rank: usize },
@@ -202,13 +208,13 @@ pub enum LayoutError {
         "{op}: mode {mode} of `{layout}` has the extent {extent}, not a power of two; F2 strides only behave on \
          power-of-two modes (the carry-less scalar action is not associative, §1: 3·(3·f1) = f5 but 9·f1 = f9)"
     )]
-    F2NotAligned { op: &'static str, layout: String, mode: usize, extent: i64 },
+    F2NotAligned { op: Operation, layout: String, mode: usize, extent: i64 },
 
     #[error(
         "{op}: the last mode {extent}:f{stride} of `{layout}` has an extent that is not a power of two, so its \
          stride must be a single bit above every bit the other modes reach (bit {reach} or higher)"
     )]
-    F2Tail { op: &'static str, layout: String, extent: i64, stride: i64, reach: u32 },
+    F2Tail { op: Operation, layout: String, extent: i64, stride: i64, reach: u32 },
 
     #[error(
         "composition with F2 strides is not exact here: at index {index}, B = `{rhs}` gives {point} and \
@@ -260,13 +266,30 @@ pub enum LayoutError {
 }
 
 impl LayoutError {
-    /// The operand responsible for the error.
+    /// [`LayoutError::TooManyModes`]: a by-mode argument (`what`: a tiler or profile) of rank
+    /// `arg_rank` for a layout of smaller rank `rank`. The one place this error is built.
+    pub(crate) fn too_many_modes(
+        what: &'static str,
+        arg: &dyn std::fmt::Display,
+        arg_rank: usize,
+        layout: &dyn std::fmt::Display,
+        rank: usize,
+    ) -> LayoutError {
+        LayoutError::TooManyModes { what, arg: arg.to_string(), arg_rank, layout: layout.to_string(), rank }
+    }
+
+    /// The operand responsible for the error. Exhaustive: a new variant must say whom it
+    /// blames.
     pub fn blame(&self) -> Blame {
         use LayoutError::*;
         match self {
             Overflow { .. } | NotDistributive { .. } | NotDistributiveValues { .. } => Blame::Whole,
             SwizzleParams { .. } | MixedStrides { .. } | CodomainMismatch { .. } | F2Inexact { .. } => Blame::Whole,
-            BasisComponent { .. } | CotargetRank { .. } | BasisSum { op: "composition", .. } => Blame::Rhs,
+            CopySize { .. } => Blame::Whole,
+            GemmRank { .. } | GemmExtent { .. } | GemmRefinement { .. } => Blame::Whole,
+            BasisComponent { .. } | CotargetRank { .. } => Blame::Rhs,
+            BasisSum { op: Operation::Composition, .. } => Blame::Rhs,
+            NegativeStride { right: true, .. } => Blame::Rhs,
             StrideDivisibility { .. } | ShapeDivisibility { .. } => Blame::Rhs,
             TooManyModes { .. } | TilerOverrun { .. } | TilerNotBijective { .. } => Blame::Rhs,
             CotargetNotPositive { .. } | FactorNotPositive { .. } | OrderProfile { .. } => Blame::Rhs,
@@ -274,10 +297,15 @@ impl LayoutError {
             // `eval(A, (1,2,3))`, `slice(A, c)`: the coordinate is at fault, not the layout.
             CoordinateRank { .. } => Blame::Rhs,
             CopyNotInjective { .. } | CopyInjectivityUnknown { .. } => Blame::Rhs,
-            CopySize { .. } => Blame::Whole,
-            GemmRank { .. } | GemmExtent { .. } | GemmRefinement { .. } => Blame::Whole,
             GemmNotInjective { .. } => Blame::Rhs,
-            _ => Blame::Lhs,
+            NonPositiveShape { .. } | NotCongruent { .. } | NegativeIndex { .. } => Blame::Lhs,
+            ModeOutOfRange { .. } | GroupRange { .. } | TileRank { .. } | TooLarge { .. } => Blame::Lhs,
+            NegativeStride { right: false, .. } | BasisSum { .. } | InComponent { .. } => Blame::Lhs,
+            ComplementOverlap { .. } | ComplementNotExact { .. } | ComplementShort { .. } => Blame::Lhs,
+            ProductCopiesOverlap { .. } | LeftInverseDivisibility { .. } | LeftInverseOverlap { .. } => Blame::Lhs,
+            CastStride { .. } | CastShape { .. } | DowncastNoUnitStride { .. } => Blame::Lhs,
+            SwizzleNotCommuting { .. } | SwizzledOffset { .. } => Blame::Lhs,
+            F2NotAligned { .. } | F2Tail { .. } | F2Negative { .. } => Blame::Lhs,
         }
     }
 

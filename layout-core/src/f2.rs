@@ -13,13 +13,15 @@
 use std::fmt;
 
 use crate::basis::BasisLayout;
+use crate::composition::compose;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::semimodule::{F2, bit_len, clmul, is_pow2};
 use crate::slice::SliceCoord;
-use crate::strided::{self, Strided};
-use crate::tiler::Tiler;
+use crate::strided::Strided;
+use crate::tiler::{Tiler, apply_by_mode};
 
 /// A layout with F2 strides: a shape and, per leaf, a bit vector `fk`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +125,7 @@ impl F2Layout {
     /// B (checked: the carry-less action only agrees with the walk's integer steps for
     /// power-of-two steps), so B has at most [`Layout::TABLE_LIMIT`] elements.
     pub fn compose(&self, t: &Tiler) -> Result<F2Layout> {
-        Ok(F2Layout { inner: strided::compose_tiler(&self.inner, t, &compose_checked)? })
+        Ok(F2Layout { inner: apply_by_mode(Operation::Composition, &self.inner, t, &compose_checked)? })
     }
 
     /// `A ∘ B` for a B that produces coordinates: coordinate reduction (see
@@ -146,13 +148,13 @@ impl F2Layout {
     /// `(4,4):(f1,f5)` gives rows `1010`, `0101`, `0010`, `0001`. Requires every extent to
     /// be a power of two (index bits are then coordinate bits).
     pub fn matrix(&self) -> Result<Vec<Vec<u8>>> {
-        let columns = self.columns("f2_matrix", &self.inner.flat())?;
+        let columns = self.columns(Operation::F2Matrix, &self.inner.flat())?;
         let rows = columns.iter().map(|&c| bit_len(c) as usize).max().unwrap_or(0).max(columns.len());
         Ok((0..rows).map(|o| columns.iter().map(|&c| u8::from((c >> o) & 1 == 1)).collect()).collect())
     }
 
     /// The images of the index bits of power-of-two modes, in index order.
-    fn columns(&self, op: &'static str, modes: &[(i64, F2)]) -> Result<Vec<i64>> {
+    fn columns(&self, op: Operation, modes: &[(i64, F2)]) -> Result<Vec<i64>> {
         let mut columns = Vec::new();
         for (mode, (s, k)) in modes.iter().enumerate() {
             if !is_pow2(*s) {
@@ -167,7 +169,7 @@ impl F2Layout {
 
     /// The columns of the power-of-two modes and the tail (a last mode of another extent,
     /// whose stride must be a single bit above every bit the columns reach).
-    fn linear(&self, op: &'static str) -> Result<Linear> {
+    fn linear(&self, op: Operation) -> Result<Linear> {
         let mut modes: Vec<(i64, F2)> = self.inner.flat().into_iter().filter(|&(s, _)| s != 1).collect();
         let tail = match modes.last() {
             Some(&(s, k)) if !is_pow2(s) => {
@@ -195,7 +197,7 @@ impl F2Layout {
     /// before it) when all h bits below it are reached. `right_inverse((4,(4,3)):(f1,(f5,f16)))
     /// = (4,4,3):(f1,f5,f16)` (E10). Requires power-of-two modes except such a tail.
     pub fn right_inverse(&self) -> Result<F2Layout> {
-        let Linear { columns, tail } = self.linear("right_inverse")?;
+        let Linear { columns, tail } = self.linear(Operation::RightInverse)?;
         let basis = XorBasis::from(columns.iter().enumerate().map(|(j, &c)| (c, 1i64 << j)));
         let mut modes = Vec::new();
         for j in 0..63 {
@@ -218,7 +220,7 @@ impl F2Layout {
     /// a tail mode maps back as for the right inverse. `left_inverse((4,(4,3)):(f1,(f5,f16)))
     /// = (4,4,3):(f1,f5,f16)` (F10). Requires power-of-two modes except such a tail.
     pub fn left_inverse(&self) -> Result<F2Layout> {
-        let Linear { columns, tail } = self.linear("left_inverse")?;
+        let Linear { columns, tail } = self.linear(Operation::LeftInverse)?;
         let reach = bit_len(columns.iter().fold(0, |acc, c| acc | c));
         let units = (0..reach).map(|o| (1i64 << o, 0));
         let basis = XorBasis::from(columns.iter().enumerate().map(|(j, &c)| (c, 1i64 << j)).chain(units));
@@ -239,7 +241,7 @@ impl F2Layout {
 
 /// `A ∘ B` by the generic walk, then checked at every point of B.
 fn compose_checked(a: &Strided<F2>, b: &Layout) -> Result<Strided<F2>> {
-    let r = strided::compose(a, b)?;
+    let r = compose(a, b)?;
     let n = b.size();
     if n > Layout::TABLE_LIMIT {
         return Err(LayoutError::TooLarge { size: n, limit: Layout::TABLE_LIMIT });
@@ -249,7 +251,7 @@ fn compose_checked(a: &Strided<F2>, b: &Layout) -> Result<Strided<F2>> {
         let want = a.eval(point)?;
         if got != want {
             return Err(LayoutError::F2Inexact {
-                lhs: a.display().to_string(),
+                lhs: a.to_string(),
                 rhs: b.to_string(),
                 index: i,
                 point,
@@ -306,6 +308,6 @@ impl XorBasis {
 impl fmt::Display for F2Layout {
     /// `shape:stride` with strides `fk`, e.g. `(4,(4,3)):(f1,(f5,f16))`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.inner.display())
+        write!(f, "{}", self.inner)
     }
 }

@@ -4,6 +4,7 @@ use crate::checked;
 use crate::coalesce::coalesce;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::operation::Operation;
 
 /// Flat modes with their column-major index position: `(shape, stride, position)`.
 fn positioned(layout: &Layout) -> Result<Vec<(i64, i64, i64)>> {
@@ -159,7 +160,7 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// Requires non-negative strides, `d_i | d_{i+1}` (the left inverse divisibility condition)
 /// and `s_i·d_i ≤ d_{i+1}` (no overlap).
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
-    layout.require_non_negative("left_inverse")?;
+    layout.require_non_negative(Operation::LeftInverse, false)?;
     let mut modes = positioned(&coalesce(layout))?;
     modes.retain(|&(s, d, _)| s != 1 && d != 0);
     modes.sort_by_key(|&(s, d, p)| (d, s, p));

@@ -6,6 +6,7 @@ use std::fmt;
 use crate::checked;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::{Int, IntTuple, Tuple, idx2crd, inner_product};
+use crate::operation::Operation;
 
 /// A layout: a shape of positive extents and a congruent stride.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -192,10 +193,11 @@ impl Layout {
         self.stride.leaves().iter().all(|&d| d >= 0)
     }
 
-    /// The error an operation that needs non-negative strides reports, if any.
-    pub(crate) fn require_non_negative(&self, op: &'static str) -> Result<()> {
+    /// The error `op`, which needs non-negative strides, reports for this layout, if any;
+    /// `right`: the layout is `op`'s right operand.
+    pub(crate) fn require_non_negative(&self, op: Operation, right: bool) -> Result<()> {
         match self.stride.leaves().into_iter().find(|&d| d < 0) {
-            Some(stride) => Err(LayoutError::NegativeStride { op, layout: self.to_string(), stride }),
+            Some(stride) => Err(LayoutError::NegativeStride { op, right, layout: self.to_string(), stride }),
             None => Ok(()),
         }
     }

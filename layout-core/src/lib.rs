@@ -34,6 +34,7 @@ mod int_tuple;
 mod inverse;
 mod layout;
 pub mod notation;
+mod operation;
 mod ordered;
 mod product;
 mod semimodule;
@@ -42,6 +43,7 @@ mod stride;
 mod strided;
 mod swizzle;
 mod tiler;
+pub mod trace;
 mod unzip;
 
 pub use basis::{BasisLayout, compose_coordinates};
@@ -49,7 +51,7 @@ pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
-pub use composition::{composition, composition_tiler, composition_traced};
+pub use composition::{composition, composition_tiler};
 pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
@@ -63,6 +65,7 @@ pub use int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd, inner_product};
 pub use inverse::{left_inverse, right_inverse};
 pub use layout::Layout;
 pub use notation::{Value, evaluate, parse_int_tuple, parse_layout, parse_tiler};
+pub use operation::Operation;
 pub use ordered::{make_layout_like, make_ordered_layout, tile_to_shape, with_shape};
 pub use product::{
     blocked_product, flat_product, logical_product, logical_product_tiler, raked_product, tiled_product, zipped_product,

@@ -8,7 +8,9 @@ use crate::complement::{complement_for_product, complement_weak_at};
 use crate::composition::composition;
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::tiler::{Tiler, apply_by_mode};
+use crate::trace;
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)`: mode 0 is A, mode 1 is
@@ -20,16 +22,22 @@ use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 /// collision is an error that names it (`(3,2):(6,2) ⊗ 2:2`: the second copy would start at
 /// offset 2, inside the first).
 pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    b.require_non_negative("logical_product (right operand)")?;
-    let cotarget = checked::mul(a.size(), b.cosize()?)?;
-    let c = complement_for_product(a, cotarget)?;
-    let copies = composition(&c, b)?;
-    if let Some((stride, extent)) = complement_weak_at(a)
-        && b.cosize()? > c.size()
-    {
-        check_disjoint_copies(a, b, &c, &copies, stride, extent)?;
-    }
-    Layout::concat([a.clone(), copies])
+    trace::operation(Operation::LogicalProduct, &[("A", a), ("B", b)], || {
+        b.require_non_negative(Operation::LogicalProduct, true)?;
+        let cotarget = checked::mul(a.size(), b.cosize()?)?;
+        trace::note(|| format!("A* = complement(A, |A|·cosize(B) = {cotarget}); A ⊗ B = (A, A* ∘ B)"));
+        let c = complement_for_product(a, cotarget)?;
+        let copies = composition(&c, b)?;
+        if let Some((stride, extent)) = complement_weak_at(a)
+            && b.cosize()? > c.size()
+        {
+            trace::note(|| {
+                format!("A* is weak and B's image leaves its {} elements: the copies of A must be disjoint", c.size())
+            });
+            check_disjoint_copies(a, b, &c, &copies, stride, extent)?;
+        }
+        Layout::concat([a.clone(), copies])
+    })
 }
 
 /// The most offsets a weak product's disjointness check visits.
@@ -75,39 +83,40 @@ fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, st
 
 /// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
 pub fn logical_product_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
-    apply_by_mode(a, t, &logical_product)
+    apply_by_mode(Operation::LogicalProduct, a, t, &logical_product)
 }
 
 /// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`.
 pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    hier_unzip(a, t, &logical_product)
+    trace::with_tiler(Operation::ZippedProduct, a, t, || hier_unzip(a, t, &logical_product))
 }
 
 /// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)`.
 pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    tiled_unpack(&zipped_product(a, t)?)
+    trace::with_tiler(Operation::TiledProduct, a, t, || tiled_unpack(&zipped_product(a, t)?))
 }
 
 /// `flat_product(A, T)`: both modes of the zipped product unpacked.
 pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
-    flat_unpack(&zipped_product(a, t)?)
+    trace::with_tiler(Operation::FlatProduct, a, t, || flat_unpack(&zipped_product(a, t)?))
 }
 
 /// `blocked_product(A, B)`: A and B padded with `1:0` to the same rank r, then mode i is
 /// `(A_i, grid_i)` of their logical product: whole blocks of A, laid out by B.
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    zip_product(a, b, false)
+    trace::operation(Operation::BlockedProduct, &[("A", a), ("B", b)], || zip_product(a, b, false))
 }
 
 /// `raked_product(A, B)`: as [`blocked_product`] with each mode `(grid_i, A_i)`: the copies
 /// of A interleave.
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
-    zip_product(a, b, true)
+    trace::operation(Operation::RakedProduct, &[("A", a), ("B", b)], || zip_product(a, b, true))
 }
 
 fn zip_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout> {
     let r = a.rank().max(b.rank());
     let (ap, bp) = (pad(a, r)?, pad(b, r)?);
+    trace::note(|| format!("both padded with 1:0 modes to rank {r}: {ap} and {bp}; mode i pairs A_i with its grid"));
     let p = logical_product(&ap, &bp)?;
     let (blocks, grids) = (p.mode(0)?, p.mode(1)?);
     // CuTe's zip, pairing by the operands' structure: a scalar operand is one mode (whatever

@@ -1,23 +1,20 @@
 //! Layouts whose strides live in any semimodule (paper §1): the shared machinery behind
 //! coordinate-stride and F2-stride layouts. A [`Strided`] is a shape and one stride per leaf;
-//! evaluation, coalescing and composition with an integer layout on the right only need the
-//! semimodule operations, so they are written once here. Structural operations (modes,
-//! flattening, slicing) are the integer ones applied to an index proxy whose stride leaves
-//! number the leaves.
-//!
-//! Composition is written once, here, for every semimodule: the integer
-//! [`composition`](crate::composition) is this walk with `i64` strides.
+//! evaluation and coalescing only need the semimodule operations, so they are written once
+//! here. Structural operations (modes, flattening, slicing) are the integer ones applied to an
+//! index proxy whose stride leaves number the leaves. Composition with such a layout on the
+//! left is the walk of [`composition`](crate::composition), also written once for every
+//! semimodule.
 
-use std::cell::RefCell;
 use std::fmt;
 
-use crate::checked;
+use crate::coalesce::merge_modes;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::{Int, IntTuple, Tuple};
 use crate::layout::Layout;
 use crate::semimodule::Semimodule;
 use crate::slice::{SliceCoord, slice};
-use crate::tiler::Tiler;
+use crate::tiler::ByMode;
 
 /// A shape and one stride per leaf, left to right.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -96,11 +93,7 @@ impl<S: Semimodule> Strided<S> {
     pub(crate) fn mode(&self, i: usize) -> Result<Strided<S>> {
         match self.proxy()?.mode(i) {
             Ok(m) => Ok(self.like_proxy(&m)),
-            Err(_) => Err(LayoutError::ModeOutOfRange {
-                layout: self.display().to_string(),
-                mode: i,
-                rank: self.shape.rank(),
-            }),
+            Err(_) => Err(LayoutError::ModeOutOfRange { layout: self.to_string(), mode: i, rank: self.shape.rank() }),
         }
     }
 
@@ -159,23 +152,26 @@ impl<S: Semimodule> Strided<S> {
     /// semimodule). With `keep_last` a trailing size-1 mode that does not continue the last
     /// merged one is kept, so the extended function is preserved too.
     pub(crate) fn coalesce(&self, keep_last: bool) -> Strided<S> {
-        Strided::from_flat(merge(&self.flat(), keep_last))
-    }
-
-    /// Canonical notation `shape:stride` with the strides printed by the semimodule.
-    pub(crate) fn display(&self) -> Printed<'_, S> {
-        Printed(self)
+        Strided::from_flat(merge_modes(&self.flat(), keep_last))
     }
 }
 
-/// Prints a [`Strided`] as `shape:stride`.
-pub(crate) struct Printed<'a, S>(&'a Strided<S>);
+impl<S: Semimodule> ByMode for Strided<S> {
+    fn top_modes(&self) -> Result<Vec<Strided<S>>> {
+        self.modes()
+    }
 
-impl<S: Semimodule> fmt::Display for Printed<'_, S> {
+    fn concat_modes(parts: Vec<Strided<S>>) -> Result<Strided<S>> {
+        Strided::concat(parts)
+    }
+}
+
+impl<S: Semimodule> fmt::Display for Strided<S> {
+    /// Canonical notation `shape:stride` with the strides printed by the semimodule.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:", self.0.shape)?;
-        let mut leaves = self.0.leaves.iter();
-        write_like(f, &self.0.shape, &mut leaves)
+        write!(f, "{}:", self.shape)?;
+        let mut leaves = self.leaves.iter();
+        write_like(f, &self.shape, &mut leaves)
     }
 }
 
@@ -228,261 +224,6 @@ fn leaf_digits(crd: &IntTuple, shape: &IntTuple, out: &mut Vec<i64>) -> Result<(
     }
 }
 
-/// The generic `merge_modes` of `coalesce.rs`.
-fn merge<S: Semimodule>(modes: &[(i64, S)], keep_last: bool) -> Vec<(i64, S)> {
-    let mut out: Vec<(i64, S)> = Vec::new();
-    for (s, d) in modes {
-        if *s == 1 {
-            continue;
-        }
-        match out.last_mut() {
-            Some(last) if last.1.continues(last.0, d) => last.0 *= s,
-            _ => out.push((*s, d.clone())),
-        }
-    }
-    if let (true, Some((1, d))) = (keep_last, modes.last()) {
-        let extends = out.last().is_some_and(|(s0, d0)| d0.continues(*s0, d));
-        if !extends && (!d.is_zero() || !out.is_empty()) {
-            out.push((1, d.clone()));
-        }
-    }
-    out
-}
-
-/// One step of the walk of a rank-1 B over a mode of coalesced A (as in `composition.rs`).
-#[derive(Clone, Copy, Debug)]
-struct Digit {
-    mode: usize,
-    count: i64,
-    step: i64,
-}
-
-/// `A ∘ B` for strides of A in any semimodule and an integer B, exactly as
-/// [`composition`](crate::composition) does it for integer A: coalesce A keeping its
-/// extension, walk each mode `s:d` of B over A's modes (stride divisibility, Eq. 20, and shape
-/// divisibility, Eq. 21, with walks allowed to end inside a mode), scale A's strides by the
-/// steps of the walk; a B with several modes must distribute (checked by digits, else point
-/// by point).
-pub(crate) fn compose<S: Semimodule>(a: &Strided<S>, b: &Layout) -> Result<Strided<S>> {
-    compose_traced(a, b, None)
-}
-
-/// [`compose`], narrating each step of the walk into `log` (for `layout explain`).
-pub(crate) fn compose_traced<S: Semimodule>(
-    a: &Strided<S>,
-    b: &Layout,
-    log: Option<&RefCell<Vec<String>>>,
-) -> Result<Strided<S>> {
-    b.require_non_negative("composition (right operand)")?;
-    let cal = a.coalesce(true);
-    let ca = cal.flat();
-    let ctx = Ctx { a, ca: &ca, b, log };
-    ctx.say(|| format!("coalesce A = {} keeping its extension (last mode unbounded): {}", a.display(), cal.display()));
-    let mut digits = Vec::new();
-    let r = ctx.compose(b, &mut digits)?;
-    if b.flat_modes().iter().filter(|&&(s, d)| s > 1 && d != 0).count() > 1 {
-        ctx.check_distributes(&r, &digits)?;
-    }
-    ctx.say(|| format!("A ∘ B = {}", r.display()));
-    Ok(r)
-}
-
-/// Composes (a mode of) A with an integer layout.
-pub(crate) type ComposeOp<'a, S> = &'a dyn Fn(&Strided<S>, &Layout) -> Result<Strided<S>>;
-
-/// `A ∘ T` for a tiler: `op` for a layout, by mode for `[T0, T1, …]` (`_` and modes past the
-/// tiler untouched). Requires `rank(T) ≤ rank(A)`.
-pub(crate) fn compose_tiler<S: Semimodule>(a: &Strided<S>, t: &Tiler, op: ComposeOp<'_, S>) -> Result<Strided<S>> {
-    let m = match t {
-        Tiler::Layout(b) => return op(a, b),
-        Tiler::Modes(m) => m,
-    };
-    let modes = a.modes()?;
-    if m.len() > modes.len() {
-        return Err(LayoutError::TooManyModes {
-            what: "tiler",
-            arg: t.to_string(),
-            arg_rank: m.len(),
-            layout: a.display().to_string(),
-            rank: modes.len(),
-        });
-    }
-    let mut parts = Vec::with_capacity(modes.len());
-    for (i, mode) in modes.iter().enumerate() {
-        parts.push(match m.get(i) {
-            Some(Some(ti)) => compose_tiler(mode, ti, op)?,
-            _ => mode.clone(),
-        });
-    }
-    Strided::concat(parts)
-}
-
-/// The result's flat modes and the digits the walk touched.
-type Walk<S> = (Vec<(i64, S)>, Vec<Digit>);
-
-struct Ctx<'a, S> {
-    a: &'a Strided<S>,
-    /// Flat modes of coalesced A; the last one is unbounded.
-    ca: &'a [(i64, S)],
-    b: &'a Layout,
-    log: Option<&'a RefCell<Vec<String>>>,
-}
-
-impl<S: Semimodule> Ctx<'_, S> {
-    /// Narrates a step; the text is only built when someone listens.
-    fn say(&self, line: impl FnOnce() -> String) {
-        if let Some(log) = self.log {
-            log.borrow_mut().push(line());
-        }
-    }
-
-    fn compose(&self, b: &Layout, digits: &mut Vec<Vec<Digit>>) -> Result<Strided<S>> {
-        if b.shape().is_int() {
-            let (s, d) = b.flat_modes()[0];
-            self.say(|| {
-                let end = (s - 1).saturating_mul(d);
-                format!("B mode {}: {s}:{d} walks 0, {d}, …, {end} over the modes of coalesced A", digits.len())
-            });
-            let (modes, walk) = self.walk(s, d)?;
-            digits.push(walk);
-            let r = Strided::from_flat(modes);
-            self.say(|| format!("  A ∘ {s}:{d} = {}", r.display()));
-            return Ok(r);
-        }
-        let modes = b.modes().iter().map(|m| self.compose(m, digits)).collect::<Result<Vec<_>>>()?;
-        Strided::concat(modes)
-    }
-
-    /// The base case `A ∘ s:d`.
-    fn walk(&self, s: i64, d: i64) -> Result<Walk<S>> {
-        let last = self.ca.len() - 1;
-        let last_stride = &self.ca[last].1;
-        if d == 0 {
-            return Ok((vec![(s, S::zero())], vec![]));
-        }
-        if s == 1 {
-            let rest = self.ca[..last].iter().fold(d, |rs, &(sr, _)| checked::ceil_div(rs, sr));
-            return Ok((vec![(1, last_stride.scale(rest)?)], vec![]));
-        }
-        let (mut rest_shape, mut rest_stride) = (s, d);
-        let (mut out, mut digits) = (Vec::new(), Vec::new());
-        let mut boundary = 1i64;
-        for (r, (sr, dr)) in self.ca[..last].iter().enumerate() {
-            let sr = *sr;
-            if rest_shape == 1 {
-                break;
-            }
-            boundary = checked::mul(boundary, sr)?;
-            if rest_stride % sr == 0 {
-                self.say(|| {
-                    let next = rest_stride / sr;
-                    format!("  mode {r} ({sr}:{dr}, boundary {boundary}): stride {rest_stride} is a multiple of {sr}: skip it, stride becomes {next}")
-                });
-                rest_stride /= sr;
-                continue;
-            }
-            let inside = checked::mul(rest_shape - 1, rest_stride)? < sr;
-            if rest_stride < sr && (sr % rest_stride == 0 || inside) {
-                let count = if inside { rest_shape } else { sr / rest_stride };
-                if rest_shape % count != 0 {
-                    return Err(LayoutError::ShapeDivisibility {
-                        lhs: self.ca_string(),
-                        rhs: format!("{s}:{d}"),
-                        mode: r,
-                        remaining: rest_shape,
-                        fit: count,
-                        boundary,
-                    });
-                }
-                let stride = dr.scale(rest_stride)?;
-                self.say(|| {
-                    let ends = count == rest_shape && (rest_shape - 1) * rest_stride + 1 < sr;
-                    let ends = if ends { ", the walk ends inside the mode" } else { "" };
-                    format!(
-                        "  mode {r} ({sr}:{dr}, boundary {boundary}): takes {count} of the {rest_shape} elements with stride {rest_stride}{ends} -> {count}:{stride}"
-                    )
-                });
-                out.push((count, stride));
-                digits.push(Digit { mode: r, count, step: rest_stride });
-                rest_shape /= count;
-                rest_stride = 1;
-                continue;
-            }
-            return Err(LayoutError::StrideDivisibility {
-                lhs: self.ca_string(),
-                rhs: format!("{s}:{d}"),
-                mode: r,
-                stride: d,
-                walk_end: checked::mul(s - 1, d)?,
-                boundary,
-            });
-        }
-        if rest_shape > 1 {
-            let stride = last_stride.scale(rest_stride)?;
-            self.say(|| format!(
-                "  last mode (stride {last_stride}, unbounded): takes the remaining {rest_shape} elements with stride {rest_stride} -> {rest_shape}:{stride}"
-            ));
-            out.push((rest_shape, stride));
-        }
-        Ok((out, digits))
-    }
-
-    fn ca_string(&self) -> String {
-        Strided::from_flat(self.ca.to_vec()).display().to_string()
-    }
-
-    /// As in `composition.rs`: the digits of B's modes never carry in a non-last mode of
-    /// coalesced A, or the mode-wise result equals `A(B(i))` at every point.
-    fn check_distributes(&self, r: &Strided<S>, digits: &[Vec<Digit>]) -> Result<()> {
-        let last = self.ca.len() - 1;
-        let mut top = vec![0i64; last];
-        for walk in digits {
-            for dg in walk {
-                top[dg.mode] = checked::add(top[dg.mode], checked::mul(dg.count - 1, dg.step)?)?;
-            }
-        }
-        let Some(carry_mode) = top.iter().zip(self.ca).position(|(&t, (sr, _))| t >= *sr) else {
-            self.say(|| "the modes of B never carry in any mode of coalesced A: the mode-wise result is A ∘ B".into());
-            return Ok(());
-        };
-        self.say(|| {
-            format!("the modes of B may carry in mode {carry_mode} of coalesced A: compare with A(B(i)) point by point")
-        });
-        let witness = self.carry_witness(digits, carry_mode)?;
-        for i in std::iter::once(witness).chain(0..self.b.size()) {
-            let got = r.eval(i)?;
-            let point = self.b.eval(i)?;
-            let want = self.a.eval(point)?;
-            if got != want {
-                return Err(S::not_distributive(
-                    self.a.display().to_string(),
-                    self.b.to_string(),
-                    i,
-                    point,
-                    &got,
-                    &want,
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn carry_witness(&self, digits: &[Vec<Digit>], r: usize) -> Result<i64> {
-        let (mut index, mut position) = (0i64, 1i64);
-        for ((s, _), walk) in self.b.flat_modes().into_iter().zip(digits) {
-            let mut radix = 1i64;
-            for dg in walk {
-                if dg.mode == r {
-                    index = checked::add(index, checked::mul(checked::mul(dg.count - 1, radix)?, position)?)?;
-                }
-                radix = checked::mul(radix, dg.count)?;
-            }
-            position = checked::mul(position, s)?;
-        }
-        Ok(index)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -500,11 +241,29 @@ mod tests {
     fn structural_operations_follow_the_proxy() {
         let l = int(&lay("((3,2),((2,3),2)):((4,1),((2,15),100))"));
         let (sub, off) = l.slice(&SliceCoord::Tuple(vec![SliceCoord::Int(2), SliceCoord::Free])).unwrap();
-        assert_eq!((sub.display().to_string(), off), ("((2,3),2):((2,15),100)".into(), 8));
+        assert_eq!((sub.to_string(), off), ("((2,3),2):((2,15),100)".into(), 8));
         let (none, off) = l.slice(&SliceCoord::Tuple(vec![SliceCoord::Int(2), SliceCoord::Int(5)])).unwrap();
-        assert_eq!((none.display().to_string(), off), ("1:0".into(), 8 + 32));
-        assert_eq!(l.mode(1).unwrap().display().to_string(), "((2,3),2):((2,15),100)");
+        assert_eq!((none.to_string(), off), ("1:0".into(), 8 + 32));
+        assert_eq!(l.mode(1).unwrap().to_string(), "((2,3),2):((2,15),100)");
         assert!(l.mode(2).is_err());
         assert_eq!(l.eval(22), lay("((3,2),((2,3),2)):((4,1),((2,15),100))").eval(22));
+    }
+
+    #[test]
+    fn coalescing_is_the_integer_coalesce_in_every_semimodule() {
+        // One merge for every kind: the strided coalesce of an integer layout is `coalesce`
+        // (and, keeping the last mode, `coalesce_extended`) exactly.
+        for s0 in 1..=4 {
+            for s1 in 1..=4 {
+                for d0 in 0..=6 {
+                    for d1 in 0..=9 {
+                        let l = lay(&format!("({s0},({s1},2)):({d0},({d1},{}))", d0 + d1));
+                        let sl = int(&l);
+                        assert_eq!(sl.coalesce(false).to_string(), crate::coalesce(&l).to_string(), "{l}");
+                        assert_eq!(sl.coalesce(true).to_string(), crate::coalesce_extended(&l).to_string(), "{l}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::inverse::{left_inverse, right_inverse};
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::semimodule::is_pow2;
 use crate::slice::{SliceCoord, slice};
 use crate::tiler::Tiler;
@@ -238,16 +239,16 @@ impl SwizzledLayout {
     /// Requires the offset 0, Sw to map `[0, |L‡|)` onto itself, and `L‡ ∘ Sw = Sw' ∘ L‡` on
     /// `[0, |L‡|)` (checked at every point, so at most [`Layout::TABLE_LIMIT`] of them).
     pub fn right_inverse(&self) -> Result<SwizzledLayout> {
-        self.inverse("right_inverse", right_inverse(&self.layout)?)
+        self.inverse(Operation::RightInverse, right_inverse(&self.layout)?)
     }
 
     /// Left inverse `(Sw o L)† = L† ∘ Sw = Sw' o L†`: `L†(Sw(Sw(L(k)))) = L†(L(k)) = k`.
     /// Same conditions as [`SwizzledLayout::right_inverse`], on `[0, |L†|)`.
     pub fn left_inverse(&self) -> Result<SwizzledLayout> {
-        self.inverse("left_inverse", left_inverse(&self.layout)?)
+        self.inverse(Operation::LeftInverse, left_inverse(&self.layout)?)
     }
 
-    fn inverse(&self, op: &'static str, inv: Layout) -> Result<SwizzledLayout> {
+    fn inverse(&self, op: Operation, inv: Layout) -> Result<SwizzledLayout> {
         if self.offset != 0 {
             return Err(LayoutError::SwizzledOffset { op, layout: self.to_string(), offset: self.offset });
         }

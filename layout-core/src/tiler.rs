@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use crate::coalesce::by_mode;
-use crate::error::Result;
+use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::operation::Operation;
+use crate::trace::{self, Role};
 
 /// A tiler: one layout applied to the whole layout, or one entry per mode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -28,15 +29,72 @@ impl Tiler {
     }
 }
 
-/// Applies `op` with a layout tiler, or mode by mode for `[T0, T1, …]` (CuTe's by-mode
-/// combinator `A ★ ⟨B,C⟩ = (A0 ★ B, A1 ★ C)`): `_` and modes past the tiler stay as they are.
-/// Requires `rank(T) ≤ rank(A)`.
-pub(crate) fn apply_by_mode(a: &Layout, t: &Tiler, op: &dyn Fn(&Layout, &Layout) -> Result<Layout>) -> Result<Layout> {
+/// What the by-mode combinator needs of a layout (integer, or strides in any semimodule):
+/// its top-level modes and concatenation (and its printed form, for errors and traces).
+pub(crate) trait ByMode: Sized + Clone + fmt::Display {
+    fn top_modes(&self) -> Result<Vec<Self>>;
+    fn concat_modes(parts: Vec<Self>) -> Result<Self>;
+}
+
+impl ByMode for Layout {
+    fn top_modes(&self) -> Result<Vec<Layout>> {
+        Ok(self.modes())
+    }
+
+    fn concat_modes(parts: Vec<Layout>) -> Result<Layout> {
+        Layout::concat(parts)
+    }
+}
+
+/// The by-mode combinator of `op`: applies `f` to the first `n` modes of `layout` (`arg`, a
+/// tiler or profile of rank n, says how), keeps the rest, and concatenates (the result is
+/// always a tuple). Requires `n ≤ rank(layout)`, else [`LayoutError::TooManyModes`]. Traced:
+/// each mode of the result is recorded.
+pub(crate) fn by_mode<L: ByMode>(
+    op: Operation,
+    layout: &L,
+    n: usize,
+    arg: &dyn fmt::Display,
+    what: &'static str,
+    mut f: impl FnMut(&L, usize) -> Result<L>,
+) -> Result<L> {
+    trace::operation(op, &[("A", layout), (what, arg)], || {
+        let modes = layout.top_modes()?;
+        if n > modes.len() {
+            return Err(LayoutError::too_many_modes(what, arg, n, layout, modes.len()));
+        }
+        let mut out = Vec::with_capacity(modes.len());
+        for (i, m) in modes.iter().enumerate() {
+            let r = if i < n {
+                f(m, i)?
+            } else {
+                trace::note(|| format!("mode {i} ({m}) is past the {what} and stays as it is"));
+                m.clone()
+            };
+            trace::built(|| Role::Mode(i), &r);
+            out.push(r);
+        }
+        L::concat_modes(out)
+    })
+}
+
+/// Applies `op` (the operation `name`) with a layout tiler, or mode by mode for `[T0, T1, …]`
+/// (CuTe's by-mode combinator `A ★ ⟨B,C⟩ = (A0 ★ B, A1 ★ C)`): `_` and modes past the tiler
+/// stay as they are. Requires `rank(T) ≤ rank(A)`.
+pub(crate) fn apply_by_mode<L: ByMode>(
+    name: Operation,
+    a: &L,
+    t: &Tiler,
+    op: &dyn Fn(&L, &Layout) -> Result<L>,
+) -> Result<L> {
     match t {
         Tiler::Layout(b) => op(a, b),
-        Tiler::Modes(m) => by_mode(a, m.len(), t, "tiler", |mode, i| match &m[i] {
-            Some(t) => apply_by_mode(mode, t, op),
-            None => Ok(mode.clone()),
+        Tiler::Modes(m) => by_mode(name, a, m.len(), t, "tiler", |mode, i| match &m[i] {
+            Some(t) => apply_by_mode(name, mode, t, op),
+            None => {
+                trace::note(|| format!("mode {i} ({mode}): `_` keeps it"));
+                Ok(mode.clone())
+            }
         }),
     }
 }

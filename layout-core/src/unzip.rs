@@ -4,6 +4,7 @@
 use crate::error::{LayoutError, Result};
 use crate::layout::Layout;
 use crate::tiler::Tiler;
+use crate::trace::{self, Role};
 
 /// Applies a rank-2 `splitter` (logical divide or product) mode by mode and zips the
 /// results: `((first parts…), (second parts…, untiled modes…))`; `_` contributes `(1:0, A_i)`.
@@ -18,22 +19,20 @@ pub(crate) fn hier_unzip(
     };
     let modes = a.modes();
     if m.len() > modes.len() {
-        return Err(LayoutError::TooManyModes {
-            what: "tiler",
-            arg: t.to_string(),
-            arg_rank: m.len(),
-            layout: a.to_string(),
-            rank: modes.len(),
-        });
+        return Err(LayoutError::too_many_modes("tiler", t, m.len(), a, modes.len()));
     }
     let (mut first, mut second) = (Vec::new(), Vec::new());
-    for (ai, ti) in modes.iter().zip(m) {
+    for (i, (ai, ti)) in modes.iter().zip(m).enumerate() {
         let split = match ti {
             Some(ti) => hier_unzip(ai, ti, splitter)?,
             None => Layout::concat([Layout::scalar(1, 0)?, ai.clone()])?,
         };
+        trace::built(|| Role::Split(i), &split);
         first.push(split.mode(0)?);
         second.push(split.mode(1)?);
+    }
+    if m.len() < modes.len() {
+        trace::note(|| format!("modes {}.. are not tiled: they join the second mode as they are", m.len()));
     }
     second.extend(modes[m.len()..].iter().cloned());
     Layout::concat([Layout::concat(first)?, Layout::concat(second)?])

@@ -123,7 +123,7 @@ fn expr(r: &mut Rng, depth: usize) -> String {
         };
     }
     let f = r.pick(FUNCTIONS);
-    let name = if r.chance(30) { format!("{}x", f.name) } else { f.name.to_string() };
+    let name = if r.chance(30) { format!("{}x", f.name()) } else { f.name().to_string() };
     let n = f.min_args + r.below((f.max_args.min(f.min_args + 2) - f.min_args) + 1);
     let args: Vec<String> = (0..n).map(|_| expr(r, depth - 1)).collect();
     format!("{name}({})", args.join(", "))

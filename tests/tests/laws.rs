@@ -1044,7 +1044,7 @@ proptest! {
     /// Expressions calling every function on arbitrary layouts never panic.
     #[test]
     fn evaluate_functions_never_panic(f in 0usize..layout_core::notation::FUNCTIONS.len(), a in any_layout(), b in any_layout(), n in any_n()) {
-        let name = layout_core::notation::FUNCTIONS[f].name;
+        let name = layout_core::notation::FUNCTIONS[f].name();
         for text in [
             format!("{name}({a})"),
             format!("{name}({a},{b})"),

@@ -8,6 +8,7 @@ use super::solve::Cond;
 use super::symint::SymInt;
 use super::{DynError, is_symbol_name};
 use crate::notation::{Env, Expr, ExprError, ExprKind, Span, Value, evaluate_expr, parse};
+use crate::operation::Operation;
 use crate::slice::SliceCoord;
 use crate::tiler::Tiler;
 
@@ -340,6 +341,7 @@ impl Cx<'_> {
     }
 
     fn call(&self, name: &str, args: &[Expr], span: Span) -> Result<DynValue, ExprError> {
+        use Operation as Op;
         let n = args.len();
         let arity = |k: usize| {
             if n == k {
@@ -356,8 +358,27 @@ impl Cx<'_> {
             cx.static_arg(&args[1], "the tiler")?.into_tiler().map_err(|m| err(args[1].span, m))
         };
         let lift = |r: Result<DynLayout, DynError>| r.map(DynValue::Layout).map_err(|e| dyn_err(span, e));
-        match name {
-            "composition" if n == 2 && mentions_symbols(&args[1], self.env, self.denv) => {
+        if name == "local_tile_edge" {
+            return Err(err(
+                span,
+                "`local_tile_edge` is an item of its own, not part of an expression: \
+                 `pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`",
+            ));
+        }
+        let unavailable = || {
+            err(
+                span,
+                format!(
+                    "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
+                     zipped_divide, tiled_divide, local_tile, local_partition, composition, logical_product, \
+                     blocked_product, raked_product, complement, coalesce, flatten, size, shape, stride, make_layout, \
+                     get, slice (and `local_tile_edge` as an item)"
+                ),
+            )
+        };
+        let Some(op) = Operation::from_name(name) else { return Err(unavailable()) };
+        match op {
+            Op::Composition if n == 2 && mentions_symbols(&args[1], self.env, self.denv) => {
                 // A right operand with symbolic extents and static strides.
                 let a = first(self)?;
                 let v = self.eval(&args[1])?;
@@ -370,19 +391,24 @@ impl Cx<'_> {
                 }
                 lift(dl::compose(&a, &b))
             }
-            "logical_divide" | "zipped_divide" | "tiled_divide" | "local_tile" | "local_partition" | "composition" => {
+            Op::LogicalDivide
+            | Op::ZippedDivide
+            | Op::TiledDivide
+            | Op::LocalTile
+            | Op::LocalPartition
+            | Op::Composition => {
                 arity(2)?;
                 let (a, t) = (first(self)?, tiler(self)?);
-                lift(match name {
-                    "logical_divide" => dl::logical_divide_tiler(&a, &t),
-                    "zipped_divide" => dl::zipped_divide(&a, &t),
-                    "tiled_divide" => dl::tiled_divide(&a, &t),
-                    "local_tile" => dl::local_tile(&a, &t),
-                    "local_partition" => dl::local_partition(&a, &t),
+                lift(match op {
+                    Op::LogicalDivide => dl::logical_divide_tiler(&a, &t),
+                    Op::ZippedDivide => dl::zipped_divide(&a, &t),
+                    Op::TiledDivide => dl::tiled_divide(&a, &t),
+                    Op::LocalTile => dl::local_tile(&a, &t),
+                    Op::LocalPartition => dl::local_partition(&a, &t),
                     _ => dl::composition_tiler(&a, &t),
                 })
             }
-            "complement" if n == 1 || n == 2 => {
+            Op::Complement if n == 1 || n == 2 => {
                 let a = first(self)?;
                 let cot = match args.get(1) {
                     Some(c) => Some(self.int(c)?),
@@ -390,18 +416,18 @@ impl Cx<'_> {
                 };
                 lift(dl::complement(&a, cot.as_ref()))
             }
-            "logical_product" | "blocked_product" | "raked_product" => {
+            Op::LogicalProduct | Op::BlockedProduct | Op::RakedProduct => {
                 arity(2)?;
                 let a = first(self)?;
                 let v = self.eval(&args[1])?;
-                if name == "logical_product"
+                if op == Op::LogicalProduct
                     && let DynValue::Static(s) = &v
                     && let Ok(t) = s.clone().into_tiler()
                     && matches!(t, Tiler::Modes(_))
                 {
                     return lift(dl::logical_product_tiler(&a, &t));
                 }
-                if name == "logical_product"
+                if op == Op::LogicalProduct
                     && let DynValue::Tuple(SymTuple::Tuple(entries)) = &v
                 {
                     // A shape as a tiler, as in the static algebra: `[s0:1, s1:1, …]` by mode.
@@ -433,22 +459,17 @@ impl Cx<'_> {
                     return Ok(DynValue::Layout(out));
                 }
                 let b = self.layout(v, args[1].span)?;
-                lift(match name {
-                    "logical_product" => dl::logical_product(&a, &b),
-                    "blocked_product" => dl::zip_product(&a, &b, false),
+                lift(match op {
+                    Op::LogicalProduct => dl::logical_product(&a, &b),
+                    Op::BlockedProduct => dl::zip_product(&a, &b, false),
                     _ => dl::zip_product(&a, &b, true),
                 })
             }
-            "local_tile_edge" => Err(err(
-                span,
-                "`local_tile_edge` is an item of its own, not part of an expression: \
-                 `pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);`",
-            )),
-            "coalesce" => {
+            Op::Coalesce => {
                 arity(1)?;
                 Ok(DynValue::Layout(first(self)?.coalesce()))
             }
-            "flatten" => {
+            Op::Flatten => {
                 arity(1)?;
                 let a = first(self)?;
                 let (s, d): (Vec<_>, Vec<_>) =
@@ -459,23 +480,23 @@ impl Cx<'_> {
                 }
                 Ok(DynValue::Layout(out))
             }
-            "size" => {
+            Op::Size => {
                 arity(1)?;
                 Ok(DynValue::Int(first(self)?.size()))
             }
-            "shape" | "stride" => {
+            Op::Shape | Op::Stride => {
                 arity(1)?;
                 let a = first(self)?;
-                Ok(DynValue::Tuple(if name == "shape" { a.shape } else { a.stride }))
+                Ok(DynValue::Tuple(if op == Op::Shape { a.shape } else { a.stride }))
             }
-            "make_layout" if n == 2 => {
+            Op::MakeLayout if n == 2 => {
                 let shape = self.tuple(&args[0])?;
                 let stride = self.tuple(&args[1])?;
                 let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(span, x))?;
                 self.with_facts(&mut l);
                 Ok(DynValue::Layout(l))
             }
-            "get" => {
+            Op::Get => {
                 if n < 2 {
                     return Err(err(span, "`get` takes a layout and mode indices"));
                 }
@@ -489,7 +510,7 @@ impl Cx<'_> {
                 }
                 Ok(DynValue::Layout(a))
             }
-            "slice" => {
+            Op::Slice => {
                 arity(2)?;
                 let a = first(self)?;
                 let c = match self.static_arg(&args[1], "the coordinate")? {
@@ -500,15 +521,7 @@ impl Cx<'_> {
                 };
                 lift(dl::slice(&a, &c))
             }
-            _ => Err(err(
-                span,
-                format!(
-                    "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
-                     zipped_divide, tiled_divide, local_tile, local_partition, composition, logical_product, \
-                     blocked_product, raked_product, complement, coalesce, flatten, size, shape, stride, make_layout, \
-                     get, slice (and `local_tile_edge` as an item)"
-                ),
-            )),
+            _ => Err(unavailable()),
         }
     }
 }

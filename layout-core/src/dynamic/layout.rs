@@ -13,6 +13,7 @@ use super::{DynError, DynamicError};
 use crate::complement::complement_modes;
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::slice::SliceCoord;
 use crate::tiler::Tiler;
 
@@ -554,7 +555,7 @@ fn walk(
 /// `complement(B, n)` of a static B in a symbolic extent n: the static holes of B, then
 /// the rest mode `n/c : c` (c the extent B and its holes cover), coalesced. With `exact`,
 /// requires `c | n` (the tiles cover A exactly).
-fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: &str) -> Result<Flat, DynError> {
+fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: Operation) -> Result<Flat, DynError> {
     let modes = complement_modes(b, 1).map_err(DynError::Layout)?;
     let mut flat: Flat = modes.flat_modes().into_iter().map(|(s, d)| (SymInt::int(s), SymInt::int(d))).collect();
     let Some(last) = flat.last_mut() else { return Err(DynError::Other("empty complement".into())) };
@@ -568,10 +569,10 @@ fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: &str) -> Result<
 }
 
 /// `logical_divide(A, B)` for a static layout B: `A ∘ (B, complement(B, |A|))`.
-pub fn logical_divide(a: &DynLayout, b: &Layout, op: &str) -> Result<DynLayout, DynError> {
+pub fn logical_divide(a: &DynLayout, b: &Layout, op: Operation) -> Result<DynLayout, DynError> {
     if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
         return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
-            op: "logical_divide",
+            op: Operation::LogicalDivide,
             tiler: b.to_string(),
             layout: a.to_string(),
             reason: format!("its broadcast mode of extent {s} (stride 0) repeats tiles"),
@@ -613,18 +614,12 @@ fn by_mode(
 }
 
 fn too_many(a: &DynLayout, t: &Tiler, n: usize) -> DynError {
-    DynError::Layout(crate::LayoutError::TooManyModes {
-        what: "tiler",
-        arg: t.to_string(),
-        arg_rank: n,
-        layout: a.to_string(),
-        rank: a.rank(),
-    })
+    DynError::Layout(crate::LayoutError::too_many_modes("tiler", t, n, a, a.rank()))
 }
 
 /// `logical_divide(A, T)` for any static tiler.
 pub fn logical_divide_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    by_mode(a, t, &|a, b| logical_divide(a, b, "logical_divide"))
+    by_mode(a, t, &|a, b| logical_divide(a, b, Operation::LogicalDivide))
 }
 
 /// `composition(A, T)` for a static tiler.
@@ -633,7 +628,7 @@ pub fn composition_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError
 }
 
 /// `((tiles…), (rests…, untiled modes…))`.
-fn hier_unzip(a: &DynLayout, t: &Tiler, op: &str) -> Result<DynLayout, DynError> {
+fn hier_unzip(a: &DynLayout, t: &Tiler, op: Operation) -> Result<DynLayout, DynError> {
     let m = match t {
         Tiler::Layout(b) => return logical_divide(a, b, op),
         Tiler::Modes(m) => m,
@@ -660,12 +655,12 @@ fn hier_unzip(a: &DynLayout, t: &Tiler, op: &str) -> Result<DynLayout, DynError>
 
 /// `zipped_divide(A, T)`.
 pub fn zipped_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "zipped_divide")
+    hier_unzip(a, t, Operation::ZippedDivide)
 }
 
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    let z = hier_unzip(a, t, "tiled_divide")?;
+    let z = hier_unzip(a, t, Operation::TiledDivide)?;
     let modes = z.modes();
     let mut out = vec![modes[0].clone()];
     out.extend(modes.get(1).map(DynLayout::modes).unwrap_or_default());
@@ -674,12 +669,12 @@ pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
 
 /// `local_tile(A, T)`: mode 0 of the zipped divide (one tile).
 pub fn local_tile(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "local_tile")?.mode(0)
+    hier_unzip(a, t, Operation::LocalTile)?.mode(0)
 }
 
 /// `local_partition(A, T)`: mode 1 of the zipped divide.
 pub fn local_partition(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    hier_unzip(a, t, "local_partition")?.mode(1)
+    hier_unzip(a, t, Operation::LocalPartition)?.mode(1)
 }
 
 /// `slice(A, c)`: the sub-layout of the modes `c` leaves free (the structure follows
@@ -736,7 +731,7 @@ fn complement_flat(
     a: &mut DynLayout,
     of: &DynLayout,
     rest: &dyn Fn(&mut DynLayout, &SymInt) -> Result<SymInt, DynError>,
-    op: &str,
+    op: Operation,
 ) -> Result<Flat, DynError> {
     if of.stride.leaves().iter().any(SymInt::is_negative) {
         return Err(DynError::Other(format!("{op} needs non-negative strides, but `{of}` has a negative one")));
@@ -814,7 +809,7 @@ pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout,
             )))
         }
     };
-    let flat = complement_flat(&mut out, a, &rest, "complement")?;
+    let flat = complement_flat(&mut out, a, &rest, Operation::Complement)?;
     let merged = merge(&flat, false);
     Ok(out.with_flat(merged))
 }
@@ -839,7 +834,7 @@ pub fn logical_product(a: &DynLayout, b: &DynLayout) -> Result<DynLayout, DynErr
         acc.mul(s).mul(&d)
     });
     let rest = |_: &mut DynLayout, _: &SymInt| Ok(bound.clone());
-    let flat = complement_flat(&mut out, a, &rest, "logical_product")?;
+    let flat = complement_flat(&mut out, a, &rest, Operation::LogicalProduct)?;
     let c = out.with_flat(merge(&flat, false));
     let copies = compose(&c, b)?;
     let mut result = DynLayout::concat(vec![a.clone(), copies]);

@@ -12,6 +12,7 @@ use super::value::Value;
 use crate::error::{Blame, LayoutError};
 use crate::int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd};
 use crate::layout::Layout;
+use crate::operation::Operation;
 use crate::slice::SliceCoord;
 use crate::stride::Stride;
 use crate::tiler::Tiler;
@@ -113,7 +114,7 @@ pub fn evaluate_expr(e: &Expr, env: &Env) -> Result<Value, ExprError> {
 fn unknown_name(n: &str, env: &Env) -> String {
     if crate::dynamic::is_symbol_name(n) && !env.contains_key(n) {
         format!("`{n}` is a symbol (a run-time extent or stride); this operation needs a static layout")
-    } else if FUNCTIONS.iter().any(|f| f.name == n) {
+    } else if Operation::from_name(n).is_some() {
         format!("`{n}` is an operation: call it as `{n}(…)`")
     } else if env.is_empty() {
         format!("unknown name `{n}`")
@@ -171,9 +172,10 @@ fn int_tuple_of(v: Value, span: Span, what: &str) -> Result<IntTuple, ExprError>
     }
 }
 
-/// One operation of the expression language.
+/// One operation of the expression language: how it is called and what runs it.
 pub struct Function {
-    pub name: &'static str,
+    /// The operation; its name is how the function is called.
+    pub op: Operation,
     /// How it is called, e.g. `complement(L[, cotarget])`.
     pub signature: &'static str,
     pub min_args: usize,
@@ -181,10 +183,22 @@ pub struct Function {
     run: fn(&Args) -> Result<Value, ExprError>,
 }
 
+impl Function {
+    /// The operation's name, as called in expressions.
+    pub fn name(&self) -> &'static str {
+        self.op.name()
+    }
+
+    /// The table entry of `op`.
+    pub fn of(op: Operation) -> Option<&'static Function> {
+        FUNCTIONS.iter().find(|f| f.op == op)
+    }
+}
+
 /// The evaluated arguments of a call, with their spans.
 pub(super) struct Args<'a> {
-    /// The operation's name.
-    pub(super) name: &'static str,
+    /// The operation called.
+    pub(super) op: Operation,
     pub(super) vals: Vec<Value>,
     exprs: &'a [Expr],
     call: Span,
@@ -203,7 +217,7 @@ impl Args<'_> {
     pub(super) fn layout(&self, i: usize) -> Result<Layout, ExprError> {
         match &self.vals[i] {
             v @ (Value::Swizzle(_) | Value::Swizzled(_) | Value::BasisLayout(_) | Value::F2Layout(_)) => {
-                Err(self.ty(i, format!("`{}` is not defined for {} (`{v}`)", self.name, v.kind())))
+                Err(self.ty(i, format!("`{}` is not defined for {} (`{v}`)", self.op, v.kind())))
             }
             v => v.clone().into_layout().map_err(|m| self.ty(i, m)),
         }
@@ -259,7 +273,7 @@ impl Args<'_> {
 }
 
 fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> Result<Value, ExprError> {
-    let Some(f) = FUNCTIONS.iter().find(|f| f.name == name) else {
+    let Some(f) = Operation::from_name(name).and_then(Function::of) else {
         return Err(ExprError::Type { span: name_span, message: unknown_function(name) });
     };
     if exprs.len() < f.min_args || exprs.len() > f.max_args {
@@ -276,11 +290,11 @@ fn call(name: &str, name_span: Span, span: Span, exprs: &[Expr], env: &Env) -> R
         });
     }
     let vals = exprs.iter().map(|e| evaluate_expr(e, env)).collect::<Result<Vec<_>, _>>()?;
-    (f.run)(&Args { name: f.name, vals, exprs, call: span })
+    (f.run)(&Args { op: f.op, vals, exprs, call: span })
 }
 
 fn unknown_function(name: &str) -> String {
-    match super::did_you_mean(name, FUNCTIONS.iter().map(|f| f.name)) {
+    match super::did_you_mean_operation(name) {
         Some(help) => format!("unknown operation `{name}`; {help}"),
         None => format!("unknown operation `{name}`"),
     }
@@ -291,91 +305,92 @@ fn int(v: i64) -> Value {
 }
 
 macro_rules! f {
-    ($name:literal, $sig:literal, $min:expr, $max:expr, $run:expr) => {
-        Function { name: $name, signature: $sig, min_args: $min, max_args: $max, run: $run }
+    ($op:ident, $sig:literal, $min:expr, $max:expr, $run:expr) => {
+        Function { op: Operation::$op, signature: $sig, min_args: $min, max_args: $max, run: $run }
     };
 }
 
-/// Every operation of the expression language, by CuTe's names.
+/// Every operation of the expression language, one entry per [`Operation`], in the order of
+/// [`Operation::ALL`].
 pub static FUNCTIONS: &[Function] = &[
-    f!("size", "size(L)", 1, 1, ext::size),
-    f!("cosize", "cosize(L)", 1, 1, ext::cosize),
-    f!("rank", "rank(L)", 1, 1, ext::rank),
-    f!("depth", "depth(L)", 1, 1, ext::depth),
-    f!("shape", "shape(L)", 1, 1, ext::shape),
-    f!("stride", "stride(L)", 1, 1, ext::stride),
-    f!("coalesce", "coalesce(L[, profile])", 1, 2, ext::coalesce),
-    f!("coalesce_z", "coalesce_z(L)", 1, 1, ext::coalesce_z),
-    f!("filter", "filter(L[, profile])", 1, 2, ext::filter),
-    f!("composition", "composition(A, B)", 2, 2, ext::composition),
-    f!("complement", "complement(L[, cotarget])", 1, 2, ext::complement),
-    f!("right_inverse", "right_inverse(L)", 1, 1, ext::right_inverse),
-    f!("left_inverse", "left_inverse(L)", 1, 1, ext::left_inverse),
-    f!("make_layout", "make_layout(L0, L1, …) or make_layout(shape[, stride])", 1, usize::MAX, ext::make_layout),
-    f!("logical_divide", "logical_divide(A, tiler)", 2, 2, |a| ext::divide(a, logical_divide_tiler)),
-    f!("zipped_divide", "zipped_divide(A, tiler)", 2, 2, |a| ext::divide(a, zipped_divide)),
-    f!("tiled_divide", "tiled_divide(A, tiler)", 2, 2, |a| ext::divide(a, tiled_divide)),
-    f!("flat_divide", "flat_divide(A, tiler)", 2, 2, |a| ext::divide(a, flat_divide)),
-    f!("local_tile", "local_tile(A, tiler)", 2, 2, |a| {
+    f!(Size, "size(L)", 1, 1, ext::size),
+    f!(Cosize, "cosize(L)", 1, 1, ext::cosize),
+    f!(Rank, "rank(L)", 1, 1, ext::rank),
+    f!(Depth, "depth(L)", 1, 1, ext::depth),
+    f!(Shape, "shape(L)", 1, 1, ext::shape),
+    f!(Stride, "stride(L)", 1, 1, ext::stride),
+    f!(Coalesce, "coalesce(L[, profile])", 1, 2, ext::coalesce),
+    f!(CoalesceZ, "coalesce_z(L)", 1, 1, ext::coalesce_z),
+    f!(Filter, "filter(L[, profile])", 1, 2, ext::filter),
+    f!(Composition, "composition(A, B)", 2, 2, ext::composition),
+    f!(Complement, "complement(L[, cotarget])", 1, 2, ext::complement),
+    f!(RightInverse, "right_inverse(L)", 1, 1, ext::right_inverse),
+    f!(LeftInverse, "left_inverse(L)", 1, 1, ext::left_inverse),
+    f!(MakeLayout, "make_layout(L0, L1, …) or make_layout(shape[, stride])", 1, usize::MAX, ext::make_layout),
+    f!(LogicalDivide, "logical_divide(A, tiler)", 2, 2, |a| ext::divide(a, logical_divide_tiler)),
+    f!(ZippedDivide, "zipped_divide(A, tiler)", 2, 2, |a| ext::divide(a, zipped_divide)),
+    f!(TiledDivide, "tiled_divide(A, tiler)", 2, 2, |a| ext::divide(a, tiled_divide)),
+    f!(FlatDivide, "flat_divide(A, tiler)", 2, 2, |a| ext::divide(a, flat_divide)),
+    f!(LocalTile, "local_tile(A, tiler)", 2, 2, |a| {
         a.lift(local_tile(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
     }),
-    f!("local_partition", "local_partition(A, tiler)", 2, 2, |a| {
+    f!(LocalPartition, "local_partition(A, tiler)", 2, 2, |a| {
         a.lift(local_partition(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
     }),
-    f!("logical_product", "logical_product(A, tiler)", 2, 2, |a| ext::product(a, logical_product_tiler)),
-    f!("zipped_product", "zipped_product(A, tiler)", 2, 2, |a| ext::product(a, zipped_product)),
-    f!("tiled_product", "tiled_product(A, tiler)", 2, 2, |a| ext::product(a, tiled_product)),
-    f!("flat_product", "flat_product(A, tiler)", 2, 2, |a| ext::product(a, flat_product)),
-    f!("blocked_product", "blocked_product(A, B)", 2, 2, |a| ext::product_layout(a, blocked_product)),
-    f!("raked_product", "raked_product(A, B)", 2, 2, |a| ext::product_layout(a, raked_product)),
-    f!("max_common_layout", "max_common_layout(A, B)", 2, 2, |a| {
+    f!(LogicalProduct, "logical_product(A, tiler)", 2, 2, |a| ext::product(a, logical_product_tiler)),
+    f!(ZippedProduct, "zipped_product(A, tiler)", 2, 2, |a| ext::product(a, zipped_product)),
+    f!(TiledProduct, "tiled_product(A, tiler)", 2, 2, |a| ext::product(a, tiled_product)),
+    f!(FlatProduct, "flat_product(A, tiler)", 2, 2, |a| ext::product(a, flat_product)),
+    f!(BlockedProduct, "blocked_product(A, B)", 2, 2, |a| ext::product_layout(a, blocked_product)),
+    f!(RakedProduct, "raked_product(A, B)", 2, 2, |a| ext::product_layout(a, raked_product)),
+    f!(MaxCommonLayout, "max_common_layout(A, B)", 2, 2, |a| {
         a.lift(max_common_layout(&a.layout(0)?, &a.layout(1)?)).map(Value::Layout)
     }),
-    f!("max_common_vector", "max_common_vector(A, B)", 2, 2, |a| {
+    f!(MaxCommonVector, "max_common_vector(A, B)", 2, 2, |a| {
         a.lift(max_common_vector(&a.layout(0)?, &a.layout(1)?)).map(int)
     }),
-    f!("nullspace", "nullspace(L)", 1, 1, |a| a.lift(nullspace(&a.layout(0)?)).map(Value::Layout)),
-    f!("upcast", "upcast(L, N)", 2, 2, |a| a.lift(upcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
-    f!("downcast", "downcast(L, N)", 2, 2, |a| a.lift(downcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
-    f!("tile_to_shape", "tile_to_shape(block, shape)", 2, 2, |a| {
+    f!(Nullspace, "nullspace(L)", 1, 1, |a| a.lift(nullspace(&a.layout(0)?)).map(Value::Layout)),
+    f!(Upcast, "upcast(L, N)", 2, 2, |a| a.lift(upcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
+    f!(Downcast, "downcast(L, N)", 2, 2, |a| a.lift(downcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
+    f!(TileToShape, "tile_to_shape(block, shape)", 2, 2, |a| {
         a.lift(tile_to_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::Layout)
     }),
-    f!("make_ordered_layout", "make_ordered_layout(shape, order)", 2, 2, |a| {
+    f!(MakeOrderedLayout, "make_ordered_layout(shape, order)", 2, 2, |a| {
         a.lift(make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?)).map(Value::Layout)
     }),
-    f!("make_layout_like", "make_layout_like(L)", 1, 1, |a| a.lift(make_layout_like(&a.layout(0)?)).map(Value::Layout)),
-    f!("with_shape", "with_shape(L, shape)", 2, 2, |a| {
+    f!(MakeLayoutLike, "make_layout_like(L)", 1, 1, |a| a.lift(make_layout_like(&a.layout(0)?)).map(Value::Layout)),
+    f!(WithShape, "with_shape(L, shape)", 2, 2, |a| {
         a.lift(with_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::Layout)
     }),
-    f!("flatten", "flatten(L)", 1, 1, ext::flatten),
-    f!("group", "group(L, begin, end)", 3, 3, |a| {
+    f!(Flatten, "flatten(L)", 1, 1, ext::flatten),
+    f!(Group, "group(L, begin, end)", 3, 3, |a| {
         a.lift(a.layout(0)?.group(a.index(1)?, a.index(2)?)).map(Value::Layout)
     }),
-    f!("append", "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::Layout)),
-    f!("prepend", "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::Layout)),
-    f!("get", "get(L, i[, j, …])", 2, usize::MAX, ext::get),
-    f!("eval", "eval(L, index or coordinate)", 2, 2, ext::eval),
-    f!("slice", "slice(L, coordinate with _)", 2, 2, ext::slice_layout),
-    f!("slice_offset", "slice_offset(L, coordinate with _)", 2, 2, ext::slice_offset),
-    f!("idx2crd", "idx2crd(index, shape)", 2, 2, |a| a.lift(idx2crd(a.int(0)?, &a.tuple(1)?)).map(Value::Tuple)),
-    f!("crd2idx", "crd2idx(coordinate, shape)", 2, 2, |a| a.lift(crd2idx(&a.tuple(0)?, &a.tuple(1)?)).map(int)),
-    f!("crd2crd", "crd2crd(coordinate, shape, target shape)", 3, 3, |a| {
+    f!(Append, "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::Layout)),
+    f!(Prepend, "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::Layout)),
+    f!(Get, "get(L, i[, j, …])", 2, usize::MAX, ext::get),
+    f!(Eval, "eval(L, index or coordinate)", 2, 2, ext::eval),
+    f!(Slice, "slice(L, coordinate with _)", 2, 2, ext::slice_layout),
+    f!(SliceOffset, "slice_offset(L, coordinate with _)", 2, 2, ext::slice_offset),
+    f!(Idx2Crd, "idx2crd(index, shape)", 2, 2, |a| a.lift(idx2crd(a.int(0)?, &a.tuple(1)?)).map(Value::Tuple)),
+    f!(Crd2Idx, "crd2idx(coordinate, shape)", 2, 2, |a| a.lift(crd2idx(&a.tuple(0)?, &a.tuple(1)?)).map(int)),
+    f!(Crd2Crd, "crd2crd(coordinate, shape, target shape)", 3, 3, |a| {
         a.lift(crd2crd(&a.tuple(0)?, &a.tuple(1)?, &a.tuple(2)?)).map(Value::Tuple)
     }),
-    f!("congruent", "congruent(P, S)", 2, 2, |a| Ok(Value::Bool(a.tuple(0)?.congruent(&a.tuple(1)?)))),
-    f!("weakly_congruent", "weakly_congruent(P, S)", 2, 2, |a| {
+    f!(Congruent, "congruent(P, S)", 2, 2, |a| Ok(Value::Bool(a.tuple(0)?.congruent(&a.tuple(1)?)))),
+    f!(WeaklyCongruent, "weakly_congruent(P, S)", 2, 2, |a| {
         Ok(Value::Bool(a.tuple(0)?.weakly_congruent(&a.tuple(1)?)))
     }),
-    f!("compatible", "compatible(P, S)", 2, 2, |a| Ok(Value::Bool(a.tuple(0)?.compatible(&a.tuple(1)?)))),
-    f!("make_swizzle", "make_swizzle(B, M, S), written Sw<B,M,S>", 3, 3, ext::make_swizzle),
+    f!(Compatible, "compatible(P, S)", 2, 2, |a| Ok(Value::Bool(a.tuple(0)?.compatible(&a.tuple(1)?)))),
+    f!(MakeSwizzle, "make_swizzle(B, M, S), written Sw<B,M,S>", 3, 3, ext::make_swizzle),
     f!(
-        "make_composed_layout",
+        MakeComposedLayout,
         "make_composed_layout(Sw, offset, L), written Sw o offset o L",
         3,
         3,
         ext::make_composed_layout
     ),
-    f!("scaled_basis", "scaled_basis(a, i[, b, j, …]), written a@i+b@j", 2, usize::MAX, ext::scaled_basis),
-    f!("f2_stride", "f2_stride(k), written fk", 1, 1, ext::f2_stride),
-    f!("f2_matrix", "f2_matrix(L)", 1, 1, ext::f2_matrix),
+    f!(ScaledBasis, "scaled_basis(a, i[, b, j, …]), written a@i+b@j", 2, usize::MAX, ext::scaled_basis),
+    f!(F2Stride, "f2_stride(k), written fk", 1, 1, ext::f2_stride),
+    f!(F2Matrix, "f2_matrix(L)", 1, 1, ext::f2_matrix),
 ];

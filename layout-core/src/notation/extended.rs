@@ -56,7 +56,7 @@ impl Args<'_> {
     /// The error for an operation not defined on operand i's kind.
     fn undefined(&self, i: usize, why: &str) -> ExprError {
         let v = &self.vals[i];
-        self.ty(i, format!("`{}` is not defined for {} (`{v}`){why}", self.name, v.kind()))
+        self.ty(i, format!("`{}` is not defined for {} (`{v}`){why}", self.op, v.kind()))
     }
 }
 

@@ -26,9 +26,9 @@ mod suggest;
 mod value;
 
 pub use ast::{Expr, ExprKind, Span};
-pub use eval::{Env, ExprError, FUNCTIONS, evaluate, evaluate_expr, evaluate_with};
+pub use eval::{Env, ExprError, FUNCTIONS, Function, evaluate, evaluate_expr, evaluate_with};
 pub use parser::parse;
-pub use suggest::{closest, did_you_mean, edit_distance};
+pub use suggest::{closest, did_you_mean, did_you_mean_operation, edit_distance};
 pub use value::Value;
 
 use crate::int_tuple::IntTuple;

@@ -1,6 +1,8 @@
 //! "Did you mean …?": the one implementation of name suggestions, used by the evaluator (so
 //! the command-line tool) and by the `layout!` macro.
 
+use crate::operation::Operation;
+
 /// The candidates within a small edit distance of `name` (a third of its length, at least 1)
 /// or starting with it, closest first, at most three, each as `` `name` ``.
 pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<String> {
@@ -16,6 +18,12 @@ pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Vec
 pub fn did_you_mean<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
     let close = closest(name, candidates);
     (!close.is_empty()).then(|| format!("did you mean {}?", close.join(" or ")))
+}
+
+/// `did you mean …?` among the operations of the algebra ([`Operation::ALL`]) for an unknown
+/// operation `name`.
+pub fn did_you_mean_operation(name: &str) -> Option<String> {
+    did_you_mean(name, Operation::ALL.iter().map(|op| op.name()))
 }
 
 /// Edit distance with adjacent transpositions (optimal string alignment): `Tiel` is one
@@ -51,5 +59,6 @@ mod tests {
         assert_eq!(did_you_mean("complment", ops.into_iter()).as_deref(), Some("did you mean `complement`?"));
         assert_eq!(did_you_mean("xyz", ops.into_iter()), None);
         assert_eq!(edit_distance("Tiel", "Tile"), 1);
+        assert_eq!(did_you_mean_operation("logical_devide").as_deref(), Some("did you mean `logical_divide`?"));
     }
 }
