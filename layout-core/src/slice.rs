@@ -10,8 +10,11 @@ use crate::layout::Layout;
 /// A coordinate that may leave modes free with `_`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SliceCoord {
+    /// A fixed coordinate.
     Int(i64),
+    /// `_`: the mode is kept.
     Free,
+    /// A tuple of slice coordinates.
     Tuple(Vec<SliceCoord>),
 }
 

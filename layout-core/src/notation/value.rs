@@ -18,8 +18,11 @@ pub enum Value {
     Tuple(IntTuple),
     /// A coordinate with free (`_`) modes.
     Coord(SliceCoord),
+    /// An integer layout `shape:stride`.
     Layout(Layout),
+    /// A by-mode tiler `[T0, T1, …]`.
     Tiler(Tiler),
+    /// `true` or `false` (the predicates, e.g. `congruent(P, S)`).
     Bool(bool),
     /// `_` on its own (only meaningful inside tilers and coordinates).
     Underscore,
