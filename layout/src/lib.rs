@@ -41,6 +41,22 @@
 //! creation); items that tile, partition or slice an earlier item implement [`SubLayout`],
 //! and `t.tile::<Sub>(k)` is sub-tensor k.
 //!
+//! The run-time algebra is here too, by name (the layout kinds, their errors, the notation
+//! and the operations; the whole of layout-core is [`algebra`]):
+//!
+//! ```
+//! use cute_layout::{Layout, composition, logical_divide, parse_layout, parse_tiler};
+//!
+//! let a = parse_layout("(6,2):(8,2)")?;
+//! let b = parse_layout("(4,3):(3,1)")?;
+//! assert_eq!(composition(&a, &b)?.to_string(), "((2,2),3):((24,2),8)");
+//! let tiles: Layout = cute_layout::logical_divide_tiler(&parse_layout("(8,8):(1,8)")?, &parse_tiler("[4:1,2:1]")?)?;
+//! assert_eq!(tiles.to_string(), "((4,2),(2,4)):((1,4),(8,16))");
+//! // Not admissible: an error naming the condition, never a panic.
+//! assert!(logical_divide(&parse_layout("(4,8):(1,4)")?, &parse_layout("5:1")?).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! A mistake is a compile error at the operand responsible:
 //!
 //! ```compile_fail
