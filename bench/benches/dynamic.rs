@@ -14,12 +14,18 @@ layout! {
     /// A dynamic grid of static 8x8 tiles: ((8,8),(M/8,N/8)):((1,LD),(8,8*LD)).
     pub Tiles = zipped_divide((M,N):(1,LD), [8:1, 8:1]);
     pub Rank4 = ((M,N),(K,L)):((1,LD),(LD*N,LD*N*K));
+    /// The static 8x8 tile, and a dynamic number of them at a run-time stride.
+    pub Tile8 = (8,8):(1,8);
+    pub Outer = ((8,8),T):((1,8),S);
 }
 
 const ACCESSES: usize = 4096;
 const M: usize = 256;
 const N: usize = 192;
 const LD: usize = 264;
+/// The outer mode of `Outer`: 768 tiles, 72 elements apart (8 of padding after each tile).
+const T: usize = 768;
+const S: usize = 72;
 
 /// The run-time values as a careful person keeps them.
 #[derive(Clone, Copy)]
@@ -100,6 +106,59 @@ fn traversal(c: &mut Criterion) {
     g.finish();
 }
 
+/// A dynamic outer mode over the static `(8,8):(1,8)` tile: what the static tile costs plus
+/// one multiply-add per outer step.
+fn static_inner(c: &mut Criterion) {
+    let (t, s) = (black_box(T), black_box(S));
+    let outer = Outer::new(black_box(T), black_box(S)).unwrap();
+    let data: Vec<u32> = (0..T * S).map(|x| x as u32).collect();
+    let data = black_box(&data[..]);
+    let mut g = c.benchmark_group("dynamic_static_inner_traversal");
+    g.throughput(Throughput::Elements((T * 64) as u64));
+    g.bench_function("outer/generated", |b| {
+        b.iter(|| {
+            let mut acc = 0usize;
+            outer.for_each_offset(|o| acc = acc.wrapping_add(data[o] as usize));
+            acc
+        })
+    });
+    g.bench_function("outer/static_tile_per_step", |b| {
+        b.iter(|| {
+            let mut acc = 0usize;
+            for k in 0..t {
+                let base = k * s;
+                Tile8::for_each_offset(|o| acc = acc.wrapping_add(data[base + o] as usize));
+            }
+            acc
+        })
+    });
+    g.bench_function("outer/hand_written", |b| {
+        b.iter(|| {
+            let mut acc = 0usize;
+            for k in 0..t {
+                let base = k * s;
+                for c1 in 0..8 {
+                    for c0 in 0..8 {
+                        acc = acc.wrapping_add(data[base + c0 + 8 * c1] as usize);
+                    }
+                }
+            }
+            acc
+        })
+    });
+    g.finish();
+    let idx = random_indices(T * 64, ACCESSES);
+    let mut g = c.benchmark_group("dynamic_static_inner_random_access");
+    g.throughput(Throughput::Elements(ACCESSES as u64));
+    g.bench_function("outer/generated", |b| {
+        b.iter(|| black_box(&idx[..]).iter().fold(0usize, |a, &i| a.wrapping_add(outer.offset(i))))
+    });
+    g.bench_function("outer/hand_written", |b| {
+        b.iter(|| black_box(&idx[..]).iter().fold(0usize, |a, &i| a.wrapping_add((i & 63) + (i >> 6) * s)))
+    });
+    g.finish();
+}
+
 fn construction(c: &mut Criterion) {
     let mut g = c.benchmark_group("dynamic_new");
     g.bench_function("rank4", |b| {
@@ -109,5 +168,5 @@ fn construction(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(name = benches; config = config(); targets = random_access, traversal, construction);
+criterion_group!(name = benches; config = config(); targets = random_access, traversal, static_inner, construction);
 criterion_main!(benches);

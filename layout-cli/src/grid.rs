@@ -4,7 +4,7 @@
 //! M×N tile its indices address (column-major), each cell labelled with its thread and value.
 //! Swizzled and F2 layouts draw their offsets; coordinate layouts their coordinates.
 
-use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, SwizzledLayout, Value};
+use layout_core::{AnyLayout, IntTuple, Layout, Value};
 
 /// What a cell shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,58 +17,30 @@ pub enum Cell {
     ThreadValue(Option<(i64, i64)>),
 }
 
-/// Any layout the tools draw: a shape and a function from coordinates to cells.
-pub enum Drawable {
-    /// An integer layout.
-    Layout(Layout),
-    /// A swizzled layout `Sw<B,M,S> o L`.
-    Swizzled(SwizzledLayout),
-    /// A layout with F2 strides.
-    F2(F2Layout),
-    /// A coordinate layout (strides `a@i`).
-    Basis(BasisLayout),
-}
+/// Any layout the tools draw: a layout of any kind, whose function gives the cells.
+pub struct Drawable(AnyLayout);
 
 impl Drawable {
     /// The layout a value denotes (a bare shape is column-major).
     pub fn from_value(v: Value) -> Result<Drawable, String> {
-        Ok(match v {
-            Value::Layout(l) => Drawable::Layout(l),
-            Value::Swizzled(l) => Drawable::Swizzled(l),
-            Value::F2Layout(l) => Drawable::F2(l),
-            Value::BasisLayout(l) => Drawable::Basis(l),
-            Value::Tuple(t) if !t.is_int() => Drawable::Layout(Layout::column_major(t).map_err(|e| e.to_string())?),
-            v => return Err(format!("expected a layout, found {}", v.kind())),
-        })
+        crate::any_layout_of(v).map(Drawable)
     }
 
     fn shape(&self) -> &IntTuple {
-        match self {
-            Drawable::Layout(l) => l.shape(),
-            Drawable::Swizzled(l) => l.shape(),
-            Drawable::F2(l) => l.shape(),
-            Drawable::Basis(l) => l.shape(),
-        }
+        self.0.shape()
     }
 
     fn title(&self) -> String {
-        match self {
-            Drawable::Layout(l) => l.to_string(),
-            Drawable::Swizzled(l) => l.to_string(),
-            Drawable::F2(l) => l.to_string(),
-            Drawable::Basis(l) => l.to_string(),
-        }
+        self.0.to_string()
     }
 
-    /// The cell at a coordinate weakly congruent to the shape.
+    /// The cell at a coordinate weakly congruent to the shape: an offset, or the first two
+    /// components of a coordinate.
     fn cell(&self, crd: &IntTuple) -> Result<Cell, String> {
-        let e = |e: layout_core::LayoutError| e.to_string();
-        Ok(match self {
-            Drawable::Layout(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
-            Drawable::Swizzled(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
-            Drawable::F2(l) => Cell::Offset(l.eval_coord(crd).map_err(e)?),
-            Drawable::Basis(l) => {
-                let c = l.eval_coord(crd).map_err(e)?.leaves();
+        Ok(match self.0.eval_coord(crd).map_err(|e| e.to_string())? {
+            IntTuple::Int(v) => Cell::Offset(v),
+            c => {
+                let c = c.leaves();
                 Cell::Coordinate(c.first().copied().unwrap_or(0), c.get(1).copied().unwrap_or(0))
             }
         })
@@ -76,10 +48,7 @@ impl Drawable {
 
     /// As a plain integer layout, for thread-value pictures.
     pub fn as_layout(&self) -> Result<&Layout, String> {
-        match self {
-            Drawable::Layout(l) => Ok(l),
-            _ => Err(format!("a thread-value picture needs an integer layout, not `{}`", self.title())),
-        }
+        self.0.as_int().ok_or_else(|| format!("a thread-value picture needs an integer layout, not `{}`", self.title()))
     }
 }
 
@@ -112,7 +81,7 @@ pub const MAX_SIDE: i64 = 1024;
 
 /// Rows = mode 0, columns = the other modes; `L(r, c)` in each cell.
 pub fn offsets(l: &Layout) -> Result<Grid, String> {
-    cells(&Drawable::Layout(l.clone()))
+    cells(&Drawable(AnyLayout::Int(l.clone())))
 }
 
 /// Rows = mode 0, columns = the other modes (grouped, colexicographic); a rank-1 layout is
@@ -149,7 +118,7 @@ pub fn cells(d: &Drawable) -> Result<Grid, String> {
         .max()
         .unwrap_or(0);
     let swizzle_bits = match d {
-        Drawable::Swizzled(l) if !l.swizzle().is_identity() => {
+        Drawable(AnyLayout::Swizzled(l)) if !l.swizzle().is_identity() => {
             let m = l.swizzle().zzz_mask();
             Some((m.trailing_zeros(), m.count_ones()))
         }

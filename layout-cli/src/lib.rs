@@ -6,7 +6,7 @@ pub mod show;
 pub mod svg;
 
 use layout_core::notation::{ExprError, FUNCTIONS, Value, evaluate};
-use layout_core::{IntTuple, Layout};
+use layout_core::{AnyLayout, IntTuple, Layout};
 
 /// One line of `eval`: the value in canonical notation, or the error message. An
 /// expression with symbols (`logical_divide((M,N):(1,LD), [8:1,8:1])`, optionally followed
@@ -19,7 +19,7 @@ pub fn eval_line(text: &str) -> Result<String, String> {
 /// `eval` with numbers for the symbols (`--let M=64`): the layout with the numbers in, or
 /// the condition that fails with the numbers.
 pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, String> {
-    use layout_core::dynamic::{evaluate_dynamic, is_symbol_name};
+    use layout_core::dynamic::{DynOutput, evaluate_dynamic_value, is_symbol_name};
     let dynamic = text.contains("where")
         || layout_core::notation::parse(text)
             .is_ok_and(|ast| layout_core::dynamic::mentions_symbols(&ast, &Default::default(), &Default::default()));
@@ -29,25 +29,56 @@ pub fn eval_line_with(text: &str, lets: &[(String, i64)]) -> Result<String, Stri
         }
         return evaluate(text).map(|v| v.to_string()).map_err(|e| describe(text, &e));
     }
-    let l = evaluate_dynamic(text).map_err(|e| describe(text, &e))?;
+    let out = evaluate_dynamic_value(text).map_err(|e| describe(text, &e))?;
+    let (shown, conds, symbols) = match &out {
+        DynOutput::Layout(l) => (l.to_string(), &l.conds, &l.symbols),
+        DynOutput::Int(i) => (i.to_string(), &i.conds, &i.symbols),
+        DynOutput::Edges(e) => (e.to_string(), &e.layout.conds, &e.layout.symbols),
+    };
     if lets.is_empty() {
-        let mut out = l.to_string();
-        for c in &l.conds {
+        let mut out = shown;
+        for c in conds {
             out.push_str(&format!("\n  if {}  ({})", c.cond, c.why));
         }
         return Ok(out);
     }
-    if let Some((name, _)) = lets.iter().find(|(n, _)| !is_symbol_name(n) || !l.symbols.contains(n)) {
+    if let Some((name, _)) = lets.iter().find(|(n, _)| !is_symbol_name(n) || !symbols.contains(n)) {
         return Err(format!(
             "`--let {name}=…`: the expression has no symbol `{name}` (its symbols: {})",
-            l.symbols.join(", ")
+            symbols.join(", ")
         ));
     }
-    if let Some(missing) = l.symbols.iter().find(|s| !lets.iter().any(|(n, _)| n == *s)) {
+    if let Some(missing) = symbols.iter().find(|s| !lets.iter().any(|(n, _)| n == *s)) {
         return Err(format!("no value for the symbol `{missing}`: add `--let {missing}=…`"));
     }
     let value = |s: &str| lets.iter().find(|(n, _)| n == s).map(|(_, v)| *v);
-    l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string())
+    match &out {
+        DynOutput::Layout(l) => l.substitute(&value).map(|l| l.to_string()).map_err(|e| e.to_string()),
+        DynOutput::Int(i) => i.substitute(&value).map(|v| v.to_string()).map_err(|e| e.to_string()),
+        DynOutput::Edges(e) => e.substitute(&value).map(|g| edge_grid_lines(&g)).map_err(|e| e.to_string()),
+    }
+}
+
+/// At most this many tiles are listed by `eval` of `local_tile_edge` with `--let`.
+const EDGE_TILES_LISTED: i64 = 64;
+
+/// The tiles of an edge tiling with the numbers in: the grid, then per tile its grid
+/// coordinate, base offset and the layout of its existing elements (`partial` when some
+/// are missing).
+fn edge_grid_lines(g: &layout_core::dynamic::EdgeGrid) -> String {
+    let grid: Vec<String> = g.grid().iter().map(i64::to_string).collect();
+    let mut out = format!("{} tiles ({}) over {}", g.count(), grid.join(" x "), g.layout);
+    for k in 0..g.count().min(EDGE_TILES_LISTED) {
+        let coord: Vec<String> = g.tile_coord(k).iter().map(i64::to_string).collect();
+        let tile = g.tile(k);
+        let full: i64 = g.modes.iter().map(|m| m.2).product();
+        let partial = if tile.size() < full { "  partial" } else { "" };
+        out.push_str(&format!("\n  tile {k} ({}) at offset {}: {tile}{partial}", coord.join(","), g.tile_base(k)));
+    }
+    if g.count() > EDGE_TILES_LISTED {
+        out.push_str(&format!("\n  … {} more", g.count() - EDGE_TILES_LISTED));
+    }
+    out
 }
 
 /// `NAME=VALUE` of `--let`.
@@ -63,24 +94,8 @@ pub fn parse_let(s: &str) -> Result<(String, i64), String> {
 pub fn table_line(text: &str) -> Result<String, String> {
     let e = |e: layout_core::LayoutError| e.to_string();
     let join = |v: Vec<String>| v.join(" ");
-    match evaluate(text).map_err(|e| describe(text, &e))? {
-        Value::Swizzled(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
-        Value::F2Layout(l) => Ok(join(l.table().map_err(e)?.iter().map(i64::to_string).collect())),
-        Value::BasisLayout(l) => {
-            if l.size() > Layout::TABLE_LIMIT {
-                return Err(format!(
-                    "the layout has {} elements; `table` prints at most {}",
-                    l.size(),
-                    Layout::TABLE_LIMIT
-                ));
-            }
-            Ok(join((0..l.size()).map(|i| l.eval(i).map(|c| c.to_string())).collect::<Result<_, _>>().map_err(e)?))
-        }
-        v => {
-            let layout = layout_of(v)?;
-            Ok(join(layout.table().map_err(e)?.iter().map(i64::to_string).collect()))
-        }
-    }
+    let l = any_layout_of(evaluate(text).map_err(|e| describe(text, &e))?)?;
+    Ok(join(l.table().map_err(e)?.iter().map(IntTuple::to_string).collect()))
 }
 
 /// `show`: the text grid (`tv`: a thread-value layout over its tile).
@@ -165,9 +180,17 @@ pub fn functions() -> String {
     FUNCTIONS.iter().map(|f| f.signature).collect::<Vec<_>>().join("\n")
 }
 
+/// A layout of any kind (a bare shape is column-major; a bare integer is not a layout).
+pub fn any_layout_of(v: Value) -> Result<AnyLayout, String> {
+    match v {
+        Value::Tuple(t) if t.is_int() => Err(format!("expected a layout, found {}", Value::Tuple(t).kind())),
+        v => v.into_any_layout(),
+    }
+}
+
 fn layout_of(v: Value) -> Result<Layout, String> {
     match v {
-        Value::Layout(l) => Ok(l),
+        Value::Layout(AnyLayout::Int(l)) => Ok(l),
         Value::Tuple(t) if !t.is_int() => Layout::column_major(t).map_err(|e| e.to_string()),
         v => Err(format!("expected a layout, found {}", v.kind())),
     }

@@ -43,6 +43,23 @@ fn eval_prints_the_value_and_exits_0() {
 }
 
 #[test]
+fn eval_prints_a_composed_layout_and_table_its_offsets() {
+    let chain = "(8,8):(1,9) o Sw<3,0,3> o (8,8):(8,1)";
+    let o = layout(&["eval", "composition((8,8):(1,9), Sw<3,0,3> o (8,8):(8,1))"]);
+    assert_eq!((o.status.code(), stdout(&o).trim()), (Some(0), chain));
+    let o = layout(&["eval", "composition((8,8):(8,1), Sw<2,0,3> o (8,8):(8,1))"]);
+    assert_eq!(stdout(&o).trim(), "Sw<2,0,-3> o (8,8):(1,8)");
+    // `table`: A(Sw(B(i))) at every index.
+    let o = layout(&["table", chain]);
+    let (a, b) = (layout_core::parse_layout("(8,8):(1,9)").unwrap(), layout_core::parse_layout("(8,8):(8,1)").unwrap());
+    let sw = layout_core::Swizzle::new(3, 0, 3).unwrap();
+    let want: Vec<String> = (0..64).map(|i| a.eval(sw.apply(b.eval(i).unwrap())).unwrap().to_string()).collect();
+    assert_eq!(stdout(&o).trim(), want.join(" "));
+    let o = layout(&["show", chain]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
 fn a_rejected_expression_exits_1_with_the_error_on_stderr() {
     let o = layout(&["eval", "composition((4,6):(2,3), 6:3)"]);
     assert_eq!(o.status.code(), Some(1));

@@ -3,7 +3,7 @@
 //! error is reported at the operand responsible.
 
 use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr};
-use layout_core::{Blame, CopyPlan, Layout, LayoutError, copy_plan, injectivity_witness};
+use layout_core::{AnyLayout, Blame, CopyPlan, Layout, LayoutError, copy_plan, injectivity_witness};
 use proc_macro2::Ident;
 
 use crate::ast::ExprTokens;
@@ -125,7 +125,14 @@ pub fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mu
             )));
             return None;
         }
-        Plan::Basis(p) => {
+        Plan::Composed(p) => {
+            cx.error(at(format!(
+                "the {side} `{}` of a copy is a composed layout; copy an integer, swizzled or F2 layout",
+                p.notation
+            )));
+            return None;
+        }
+        Plan::Coordinate(p) => {
             cx.error(at(format!(
                 "the {side} `{}` of a copy is a coordinate layout: its offsets are coordinates, not positions in \
                  memory; copy an integer, swizzled or F2 layout",
@@ -140,7 +147,7 @@ pub fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mu
 /// The integer layout of a value (a bare shape is the compact column-major layout).
 fn as_layout(value: &Value) -> Option<Layout> {
     match value {
-        Value::Layout(l) => Some(l.clone()),
+        Value::Layout(AnyLayout::Int(l)) => Some(l.clone()),
         Value::Tuple(t) => Layout::column_major(t.clone()).ok(),
         _ => None,
     }
@@ -151,7 +158,8 @@ fn size_of(plan: &Plan) -> u64 {
         Plan::Int(p) => p.size,
         Plan::Swizzled(p) => p.inner.size,
         Plan::F2(p) => p.size,
-        Plan::Basis(p) => p.size,
+        Plan::Coordinate(p) => p.size,
+        Plan::Composed(p) => p.inner.size,
     }
 }
 
@@ -159,8 +167,8 @@ fn size_of(plan: &Plan) -> u64 {
 /// is injective exactly when L is; an F2 layout is enumerated.
 fn injective(value: &Value) -> Result<(), LayoutError> {
     let witness = match value {
-        Value::Swizzled(s) => injectivity_witness(s.layout())?,
-        Value::F2Layout(f) => {
+        Value::Layout(AnyLayout::Swizzled(s)) => injectivity_witness(s.layout())?,
+        Value::Layout(AnyLayout::F2(f)) => {
             let limit = 1 << 22;
             if f.size() > limit {
                 return Err(LayoutError::CopyInjectivityUnknown { dst: f.to_string(), size: f.size(), limit });

@@ -8,7 +8,7 @@ use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name, mentio
 use layout_core::notation::{
     Env, Expr, ExprError, ExprKind, Span, Value, did_you_mean, did_you_mean_operation, evaluate_expr, parse,
 };
-use layout_core::{Layout, LayoutError, Operation};
+use layout_core::{AnyLayout, Layout, LayoutError, Operation};
 use quote::ToTokens;
 
 use crate::ast::{ExprTokens, Item};
@@ -16,7 +16,7 @@ use crate::ctxt::Ctxt;
 use crate::dynamic::DynPlan;
 use crate::fallback::{KernelStandIn, StandIn};
 use crate::kernel::{self, Kernel};
-use crate::plan::{BasisPlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
+use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
 /// What became of one item.
 pub enum Outcome {
@@ -36,6 +36,9 @@ pub enum Outcome {
     Dynamic(Box<DynPlan>),
     /// An edge tiling of a layout with symbols (`local_tile_edge(Mat, [8:1, 8:1])`).
     Edge(Box<crate::dynamic::EdgePlan>),
+    /// An item with symbols whose error was reported (or that uses such an item): emit a
+    /// stand-in with a dynamic item's API, so that uses do not cascade.
+    DynFailed(crate::dyn_fallback::DynStandIn),
 }
 
 /// Evaluates the items in order.
@@ -44,6 +47,8 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
     let mut env = Env::new();
     let mut denv = DynEnv::new();
     let mut failed = HashSet::new();
+    // Failed items with symbols, and the symbols their stand-ins take.
+    let mut failed_dyn: HashMap<String, Vec<String>> = HashMap::new();
     let mut out = Vec::with_capacity(items.len());
     for (k, item) in items.iter().enumerate() {
         let name = item.name.to_string();
@@ -56,16 +61,24 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
         let dynamic = item.facts.is_some()
             || parse(&item.expr.text)
                 .is_ok_and(|ast| mentions_symbols(&ast, &env, &denv) && !uses_failed(&ast, &failed));
-        if item.fn_token.is_none() && dynamic {
-            match evaluate_dynamic_item(item, &scope, cx) {
+        let uses_failed_dyn = parse(&item.expr.text).is_ok_and(|ast| {
+            let mut used = Vec::new();
+            collect_names(&ast, &mut used);
+            used.iter().any(|(n, _)| failed_dyn.contains_key(*n))
+        });
+        if item.fn_token.is_none() && (dynamic || uses_failed_dyn) {
+            let outcome = if uses_failed_dyn { None } else { evaluate_dynamic_item(item, &scope, cx) };
+            match outcome {
                 Some(DynOutcome::Layout(layout, plan)) => {
                     denv.insert(name, layout);
                     out.push(Outcome::Dynamic(plan));
                 }
                 Some(DynOutcome::Edge(plan)) => out.push(Outcome::Edge(plan)),
                 None => {
+                    let stand_in = crate::dyn_fallback::stand_in(&item.expr.text, &env, &denv, &failed_dyn, &names);
+                    failed_dyn.insert(name.clone(), stand_in.symbols.clone());
                     failed.insert(name);
-                    out.push(Outcome::Failed(StandIn::guess_dynamic(&item.expr.text, &env, &denv)));
+                    out.push(Outcome::DynFailed(stand_in));
                 }
             }
             continue;
@@ -268,9 +281,12 @@ pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
         PlanError::Machine(format!("`{shown}` cannot be indexed with machine integers: {e}"))
     };
     match value {
-        Value::Swizzled(s) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
-        Value::BasisLayout(b) => BasisPlan::new(b).map(Plan::Basis).map_err(|e| machine(b, e)),
-        Value::F2Layout(f) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        Value::Layout(AnyLayout::Swizzled(s)) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
+        Value::Layout(AnyLayout::Coordinate(b)) => {
+            CoordinatePlan::new(b).map(Plan::Coordinate).map_err(|e| machine(b, e))
+        }
+        Value::Layout(AnyLayout::F2(f)) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        Value::Layout(AnyLayout::Composed(c)) => ComposedPlan::new(c).map(Plan::Composed).map_err(|e| machine(c, e)),
         v => {
             let layout = as_layout(v).map_err(PlanError::NotALayout)?;
             IndexPlan::new(&layout).map(Plan::Int).map_err(|e| machine(&layout, e))
@@ -281,7 +297,7 @@ pub fn plan_value(value: &Value) -> Result<Plan, PlanError> {
 /// A value as a layout: a bare shape is the compact column-major layout.
 fn as_layout(value: &Value) -> Result<Layout, String> {
     match value {
-        Value::Layout(l) => Ok(l.clone()),
+        Value::Layout(AnyLayout::Int(l)) => Ok(l.clone()),
         Value::Tuple(t) => Layout::column_major(t.clone()).map_err(|e| e.to_string()),
         Value::Tiler(t) => Err(format!("`{t}` is a tiler; use it inside the expression that applies it")),
         Value::Swizzle(s) => {

@@ -11,7 +11,9 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::Attribute;
 
-use crate::plan::{BasisPlan, F2Plan, IndexPlan, Mode, Plan, ShapeTree, Split, SwizzledPlan, digit_bits};
+use crate::plan::{
+    ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Mode, Plan, ShapeTree, Split, StagePlan, SwizzledPlan, digit_bits,
+};
 
 /// Where the generated items come from: the user's attributes, visibility and name.
 pub struct Target<'a> {
@@ -108,8 +110,9 @@ pub fn items(target: &Target, plan: &Plan) -> TokenStream {
     match plan {
         Plan::Int(p) => layout_items(target, p),
         Plan::Swizzled(p) => swizzled_items(target, p),
-        Plan::Basis(p) => basis_items(target, p),
+        Plan::Coordinate(p) => basis_items(target, p),
         Plan::F2(p) => f2_items(target, p),
+        Plan::Composed(p) => composed_items(target, p),
     }
 }
 
@@ -304,6 +307,91 @@ fn swizzled_items(target: &Target, plan: &SwizzledPlan) -> TokenStream {
     )
 }
 
+/// `F_1 o … o F_k o B`: B's straight-line offset as an `isize`, then `Self::stages`, which
+/// applies the stages from the innermost out: an offset is an addition, a swizzle an XOR and
+/// shift, a layout its own straight-line offset of the value. The traversal is by index.
+fn composed_items(target: &Target, plan: &ComposedPlan) -> TokenStream {
+    let inner = &plan.inner;
+    let off = int_type(plan.signed);
+    let x = local("x");
+    let value = local("offset");
+    let steps = plan.stages.iter().rev().map(|s| match s {
+        StagePlan::Offset(o) => {
+            let o = signed_lit(*o);
+            quote!(let #x: isize = #x + #o;)
+        }
+        StagePlan::Swizzle { yyy: 0, .. } => quote!(),
+        StagePlan::Swizzle { yyy, shift } => {
+            let yyy = lit(*yyy);
+            let s = Literal::u32_unsuffixed(u32::try_from(shift.unsigned_abs()).unwrap_or(0));
+            if *shift >= 0 {
+                quote!(let #x: isize = #x ^ ((#x & #yyy) >> #s);)
+            } else {
+                quote!(let #x: isize = #x ^ ((#x & #yyy) << #s);)
+            }
+        }
+        StagePlan::Layout(l) => {
+            let (param, stmts, body) = offset_body(&l.modes[..l.offset_modes], true);
+            // The planner evaluated every value of the domain: a layout stage only sees
+            // non-negative values there, so the conversion to an index is exact.
+            quote!(let #x: isize = { let #param: usize = #x as usize; #stmts #body };)
+        }
+    });
+    let doc = format!(" The stages of `{}` applied to an offset of the inner layout, innermost first.", plan.notation);
+    let out = if plan.signed { quote!(#x) } else { quote!(#x as usize) };
+    let extra = quote! {
+        #[doc = #doc]
+        #[inline]
+        pub const fn stages(#value: isize) -> #off {
+            let #x: isize = #value;
+            #(#steps)*
+            #out
+        }
+    };
+    let (param, stmts, body) = offset_body(&inner.modes[..inner.offset_modes], true);
+    let offset = quote! {
+        pub const fn offset(#param: usize) -> #off {
+            #stmts
+            Self::stages(#body)
+        }
+    };
+    let coord_ty = coord_type(&inner.shape);
+    let (pattern, body) = offset_of_body(&inner.leaves, &inner.shape, true);
+    let offset_of = quote! {
+        pub const fn offset_of(#pattern: #coord_ty) -> #off {
+            Self::stages(#body)
+        }
+    };
+    let summary = format!(
+        " The composed layout `{}`: {}, offsets {}.",
+        plan.notation,
+        indices(inner.size),
+        if plan.signed { "of either sign".to_string() } else { format!("in `0..{}`", plan.cosize) }
+    );
+    kind_items(
+        target,
+        Parts {
+            summary,
+            notation: plan.notation.clone(),
+            size: inner.size,
+            rank: inner.rank,
+            depth: inner.depth,
+            off: off.clone(),
+            cosize_ty: quote!(usize),
+            cosize: lit(plan.cosize).into_token_stream(),
+            coord_ty,
+            runtime: Runtime::Value(quote!(ComposedLayout)),
+            cosize_doc: " `cosize(L)` as layout-core reports it.",
+            traversal_doc: &[" Calls `f` with the offset of every index in order."],
+            extra,
+            offset,
+            offset_of,
+            coord: coord_fn(&inner.leaves, &inner.shape),
+            for_each: for_each_by_index(&off),
+        },
+    )
+}
+
 /// A traversal by index, for the kinds whose offsets are not a sum along a loop nest.
 fn for_each_by_index(off: &TokenStream) -> TokenStream {
     let (f, index) = (local("f"), local("index"));
@@ -318,7 +406,7 @@ fn for_each_by_index(off: &TokenStream) -> TokenStream {
 
 /// Coordinate strides: the index is split once at the coalesced modes; each component is a
 /// sum with that component's coefficients; `offset` returns the tuple of the components.
-fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
+fn basis_items(target: &Target, plan: &CoordinatePlan) -> TokenStream {
     let tys: Vec<TokenStream> = plan.signed.iter().map(|&s| int_type(s)).collect();
     let off = quote!((#(#tys,)*));
     let index = local("index");
@@ -382,7 +470,7 @@ fn basis_items(target: &Target, plan: &BasisPlan) -> TokenStream {
             cosize_ty: quote!((#(#cosize_tys,)*)),
             cosize: quote!((#(#cosizes,)*)),
             coord_ty,
-            runtime: Runtime::Value(quote!(BasisLayout)),
+            runtime: Runtime::Value(quote!(CoordinateLayout)),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),

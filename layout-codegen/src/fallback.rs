@@ -6,15 +6,13 @@
 //! (as far as its text tells: [`StandIn`]), so its inherent items and trait impls have
 //! exactly the signatures of a real item of that kind: a rank-1 layout (`Coord` is `usize`)
 //! that is `1:0` for an integer layout, `Sw<1,0,1> o 1:0` for a swizzled one, `1:1@(k-1)`
-//! for a coordinate layout with k components, `1:f0` for an F2 layout, and `S1*…*Sn:0` over
-//! the item's symbols for a layout with symbols (`new` takes the same arguments).
+//! for a coordinate layout with k components, `1:f0` for an F2 layout, (a layout with symbols has
+//! its own stand-in, `dyn_fallback`).
 
-use layout_core::dynamic::{DynEnv, evaluate_dynamic_expr, is_symbol_name};
 use layout_core::notation::{Env, Expr, ExprKind, Value, evaluate, parse};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::dynamic::DynPlan;
 use crate::expand::{Target, items};
 
 /// The kind of layout a failed item would have been.
@@ -28,8 +26,6 @@ pub enum StandIn {
     Coordinate(usize),
     /// F2 strides.
     F2,
-    /// A layout over these symbols, in the order `new` takes them.
-    Dynamic(Vec<String>),
 }
 
 impl StandIn {
@@ -45,13 +41,14 @@ impl StandIn {
         }
         let values: Vec<&Value> = named.iter().filter_map(|n| env.get(n.as_str())).collect();
         let words: Vec<&str> = text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '@')).collect();
-        if values.iter().any(|v| matches!(v, Value::Swizzled(_)))
-            || words.iter().any(|w| *w == "Sw" || *w == "make_swizzle")
+        if values.iter().any(|v| {
+            matches!(v, Value::Layout(layout_core::AnyLayout::Swizzled(_) | layout_core::AnyLayout::Composed(_)))
+        }) || words.iter().any(|w| *w == "Sw" || *w == "make_swizzle")
         {
             return StandIn::Swizzled;
         }
         let from_names = values.iter().filter_map(|v| match v {
-            Value::BasisLayout(b) => Some(b.codomain_rank()),
+            Value::Layout(layout_core::AnyLayout::Coordinate(b)) => Some(b.codomain_rank()),
             _ => None,
         });
         let from_text = text.match_indices('@').map(|(at, _)| {
@@ -63,21 +60,12 @@ impl StandIn {
         }
         let f2_stride =
             |w: &&str| w.strip_prefix('f').is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
-        if values.iter().any(|v| matches!(v, Value::F2Layout(_))) || words.iter().any(f2_stride) {
+        if values.iter().any(|v| matches!(v, Value::Layout(layout_core::AnyLayout::F2(_))))
+            || words.iter().any(f2_stride)
+        {
             return StandIn::F2;
         }
         StandIn::Int
-    }
-
-    /// The kind of an item with symbols: its symbols in the order `new` takes them (first
-    /// appearance, an earlier item with symbols contributing its own in its order), or an
-    /// integer layout when the text has none.
-    pub fn guess_dynamic(text: &str, env: &Env, denv: &DynEnv) -> StandIn {
-        let mut symbols = Vec::new();
-        if let Ok(ast) = parse(text) {
-            symbol_order(&ast, env, denv, &mut symbols);
-        }
-        if symbols.is_empty() { StandIn::Int } else { StandIn::Dynamic(symbols) }
     }
 
     /// The text of the real layout whose expansion is the stand-in.
@@ -87,7 +75,6 @@ impl StandIn {
             StandIn::Swizzled => "Sw<1,0,1> o 1:0".into(),
             StandIn::Coordinate(k) => format!("1:1@{}", k - 1),
             StandIn::F2 => "1:f0".into(),
-            StandIn::Dynamic(symbols) => format!("{}:0", symbols.join("*")),
         }
     }
 }
@@ -107,24 +94,6 @@ fn names(e: &Expr, out: &mut Vec<String>) {
             names(rhs, out);
         }
         _ => {}
-    }
-}
-
-/// The order in which layout-core's symbolic algebra lists the symbols of an expression.
-fn symbol_order(e: &Expr, env: &Env, denv: &DynEnv, out: &mut Vec<String>) {
-    let mut found = Vec::new();
-    names(e, &mut found);
-    for n in found {
-        let own = match denv.get(n.as_str()) {
-            Some(l) => l.symbols.clone(),
-            None if !env.contains_key(n.as_str()) && is_symbol_name(&n) => vec![n],
-            None => Vec::new(),
-        };
-        for s in own {
-            if !out.contains(&s) {
-                out.push(s);
-            }
-        }
     }
 }
 
@@ -190,16 +159,6 @@ impl KernelStandIn {
 /// the guessed kind under the item's name, attributes and visibility.
 pub fn layout_items(target: &Target, kind: &StandIn) -> TokenStream {
     let text = kind.notation();
-    if let StandIn::Dynamic(_) = kind {
-        let plan = parse(&text)
-            .ok()
-            .and_then(|ast| evaluate_dynamic_expr(&ast, &Env::new(), &DynEnv::new(), &[]).ok())
-            .and_then(|layout| DynPlan::new(&layout).ok());
-        if let Some(plan) = plan {
-            return crate::dynamic::items(target, &plan);
-        }
-        return layout_items(target, &StandIn::Int);
-    }
     match evaluate(&text).ok().and_then(|v| crate::eval::plan_value(&v).ok()) {
         Some(plan) => items(target, &plan),
         // Unreachable: every stand-in notation is a layout of its kind (tested).
@@ -232,18 +191,15 @@ mod tests {
             let got = match plan {
                 Plan::Int(_) => "Int",
                 Plan::Swizzled(_) => "Swizzled",
-                Plan::Basis(ref b) => {
+                Plan::Coordinate(ref b) => {
                     assert_eq!(b.components, 3);
                     "Basis"
                 }
                 Plan::F2(_) => "F2",
+                Plan::Composed(_) => "Composed",
             };
             assert_eq!(got, want, "{kind:?}");
         }
-        let ast = parse(&StandIn::Dynamic(vec!["M".into(), "LD".into()]).notation()).unwrap();
-        let layout = evaluate_dynamic_expr(&ast, &Env::new(), &DynEnv::new(), &[]).unwrap();
-        assert_eq!(layout.symbols, ["M", "LD"]);
-        assert!(DynPlan::new(&layout).is_ok());
     }
 
     #[test]
@@ -253,11 +209,5 @@ mod tests {
         assert_eq!(StandIn::guess("Sw < 3 , 4 , 2 > o ( 8 , 64 ) : ( 64 , 1 )", &env), StandIn::Swizzled);
         assert_eq!(StandIn::guess("( 4 , 8 ) : ( 1 @ 0 , 1 @ 2 )", &env), StandIn::Coordinate(3));
         assert_eq!(StandIn::guess("( 4 , 8 ) : ( f1 , f3 )", &env), StandIn::F2);
-        let denv = DynEnv::new();
-        assert_eq!(
-            StandIn::guess_dynamic("( M , N ) : ( 1 , LD ) ", &env, &denv),
-            StandIn::Dynamic(vec!["M".into(), "N".into(), "LD".into()])
-        );
-        assert_eq!(StandIn::guess_dynamic("( 4 , 8 ) : ( 1 , 4 )", &env, &denv), StandIn::Int);
     }
 }

@@ -3,7 +3,7 @@
 //! three), planned by layout-core's `gemm_plan`.
 
 use layout_core::notation::{Expr, Value};
-use layout_core::{Blame, GemmPlan, Layout, LayoutError, gemm_plan};
+use layout_core::{AnyLayout, Blame, GemmPlan, Layout, LayoutError, gemm_plan};
 
 use crate::ast::ExprTokens;
 use crate::copy::{Operand, operand};
@@ -51,7 +51,7 @@ pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
     let mut layouts = Vec::new();
     for ((_, value), arg) in [&a, &b, &c].into_iter().zip(&args[1..]) {
         match value {
-            Value::Layout(l) => layouts.push(l.clone()),
+            Value::Layout(AnyLayout::Int(l)) => layouts.push(l.clone()),
             Value::Tuple(t) => layouts.push(Layout::column_major(t.clone()).ok()?),
             v => {
                 let message = format!("the operands of a `gemm` are integer layouts, but `{v}` is {}", v.kind());

@@ -7,7 +7,10 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
-use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, LayoutError, SwizzledLayout, coalesce};
+use layout_core::{
+    ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout, coalesce,
+    coalesce_extended,
+};
 
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,12 +20,7 @@ pub enum Split {
     /// Extent 1 (not last): the coordinate is 0 and the index passes on unchanged.
     Unit,
     /// Extent `1 << shift`: coordinate `q & mask`, quotient `q >> shift`.
-    Pow2 {
-        /// log2 of the extent.
-        shift: u32,
-        /// The extent minus one.
-        mask: u64,
-    },
+    Pow2 { shift: u32, mask: u64 },
     /// Any other extent `n`: coordinate `q % n`, quotient `q / n`.
     Div(u64),
 }
@@ -30,20 +28,15 @@ pub enum Split {
 /// One mode `extent:stride` and how the index is split there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
-    /// The extent of the mode.
     pub extent: u64,
-    /// The stride (for an F2 layout, the bit vector k of `fk`).
     pub stride: i64,
-    /// How the running index is split at this mode.
     pub split: Split,
 }
 
 /// The shape's tuple structure; leaves are numbered left to right.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShapeTree {
-    /// A leaf: its number among the leaves.
     Leaf(usize),
-    /// A tuple of sub-shapes.
     Tuple(Vec<ShapeTree>),
 }
 
@@ -52,15 +45,11 @@ pub enum ShapeTree {
 pub struct IndexPlan {
     /// Canonical notation of the layout as evaluated.
     pub notation: String,
-    /// `size(L)`.
     pub size: u64,
-    /// `cosize(L)`.
     pub cosize: u64,
     /// The smallest offset (negative only with negative strides).
     pub min_offset: i64,
-    /// The number of top-level modes.
     pub rank: usize,
-    /// The nesting depth of the shape.
     pub depth: usize,
     /// Some stride is negative: offsets are `isize`.
     pub signed: bool,
@@ -70,7 +59,6 @@ pub struct IndexPlan {
     pub offset_modes: usize,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
-    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
@@ -98,6 +86,17 @@ impl IndexPlan {
         })
     }
 
+    /// The plan of a layout evaluated past its size too (a stage of a composed layout): the
+    /// modes of `coalesce_z(L)`, which keeps the extension of the last mode, so that `offset`
+    /// is `L(i)` on the extended domain as layout-core evaluates it (plain coalescing drops a
+    /// trailing `1:d`, which changes the values past the size).
+    pub fn extended(layout: &Layout) -> Result<IndexPlan, LayoutError> {
+        let mut plan = IndexPlan::new(layout)?;
+        plan.modes = with_splits(&coalesce_extended(layout).flat_modes());
+        plan.offset_modes = plan.modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
+        Ok(plan)
+    }
+
     /// The number of divisions (or shifts) `offset` performs: one per computed mode but the
     /// last mode of the layout.
     pub fn offset_splits(&self) -> usize {
@@ -114,9 +113,11 @@ pub enum Plan {
     /// `Sw<B,M,S> o off o L`.
     Swizzled(SwizzledPlan),
     /// Coordinate strides `a@i`: offsets are tuples.
-    Basis(BasisPlan),
+    Coordinate(CoordinatePlan),
     /// F2 strides `fk`: XOR of carry-less products.
     F2(F2Plan),
+    /// `A o Sw o off o B`: B, then a chain of layouts, swizzles and offsets.
+    Composed(ComposedPlan),
 }
 
 impl Plan {
@@ -125,8 +126,9 @@ impl Plan {
         match self {
             Plan::Int(p) => &p.notation,
             Plan::Swizzled(p) => &p.notation,
-            Plan::Basis(p) => &p.notation,
+            Plan::Coordinate(p) => &p.notation,
             Plan::F2(p) => &p.notation,
+            Plan::Composed(p) => &p.notation,
         }
     }
 }
@@ -135,7 +137,6 @@ impl Plan {
 /// (`<< -S` for a negative S).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwizzledPlan {
-    /// Canonical notation of the layout as evaluated.
     pub notation: String,
     /// The plan of L (its `cosize` is L's, not the swizzled layout's).
     pub inner: IndexPlan,
@@ -152,7 +153,6 @@ pub struct SwizzledPlan {
 }
 
 impl SwizzledPlan {
-    /// The plan of a swizzled layout; an error when L's offsets do not fit the machine's.
     pub fn new(s: &SwizzledLayout) -> Result<SwizzledPlan, LayoutError> {
         let inner = IndexPlan::new(s.layout())?;
         let cosize = s.cosize()?;
@@ -174,18 +174,68 @@ impl SwizzledPlan {
     }
 }
 
+/// One stage of a composed layout's chain, as the emitted code applies it to an `isize`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StagePlan {
+    /// An integer layout evaluated at the (non-negative) value: its index plan.
+    Layout(IndexPlan),
+    /// `x ^ ((x & yyy) >> S)` (`<< -S` for a negative S).
+    Swizzle { yyy: u64, shift: i64 },
+    /// `x + o`.
+    Offset(i64),
+}
+
+/// `F_1 o … o F_k o B`: B's plan, then the stages from the innermost out. Every value of the
+/// domain is computed by layout-core when planning, so the chain is known to be defined
+/// (no layout stage sees a negative value) and to fit 64-bit integers there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComposedPlan {
+    pub notation: String,
+    /// The plan of B.
+    pub inner: IndexPlan,
+    /// Outermost first, as written.
+    pub stages: Vec<StagePlan>,
+    /// `cosize` as layout-core reports it (largest value plus one over the domain).
+    pub cosize: u64,
+    /// Some value of the domain is negative: offsets are `isize`.
+    pub signed: bool,
+}
+
+impl ComposedPlan {
+    pub fn new(c: &ComposedLayout) -> Result<ComposedPlan, LayoutError> {
+        let table = c.table()?;
+        let stages = c
+            .stages()
+            .iter()
+            .map(|s| {
+                Ok(match s {
+                    Stage::Layout(l) => StagePlan::Layout(IndexPlan::extended(l)?),
+                    Stage::Swizzle(sw) => StagePlan::Swizzle {
+                        yyy: if sw.is_identity() { 0 } else { to_u64(sw.yyy_mask()) },
+                        shift: sw.shift(),
+                    },
+                    Stage::Offset(o) => StagePlan::Offset(*o),
+                })
+            })
+            .collect::<Result<_, LayoutError>>()?;
+        Ok(ComposedPlan {
+            notation: c.to_string(),
+            inner: IndexPlan::new(c.inner())?,
+            stages,
+            cosize: to_u64(c.cosize()?),
+            signed: table.iter().any(|&v| v < 0),
+        })
+    }
+}
+
 /// A layout with coordinate strides: the index is split once at the coalesced modes, and
 /// each component of the result is the integer layout function with that component's
 /// coefficients (the integer plan per component, sharing the division work).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BasisPlan {
-    /// Canonical notation of the layout as evaluated.
+pub struct CoordinatePlan {
     pub notation: String,
-    /// `size(L)`.
     pub size: u64,
-    /// The number of top-level modes.
     pub rank: usize,
-    /// The nesting depth of the shape.
     pub depth: usize,
     /// The codomain rank: the number of components of an offset.
     pub components: usize,
@@ -200,15 +250,12 @@ pub struct BasisPlan {
     pub mode_coefs: Vec<Vec<i64>>,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
-    /// Per leaf, the coefficient of each component.
     pub leaf_coefs: Vec<Vec<i64>>,
-    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
-impl BasisPlan {
-    /// The plan of a coordinate layout; an error when a component's offsets do not fit.
-    pub fn new(b: &BasisLayout) -> Result<BasisPlan, LayoutError> {
+impl CoordinatePlan {
+    pub fn new(b: &CoordinateLayout) -> Result<CoordinatePlan, LayoutError> {
         let n = b.codomain_rank();
         let mut cosize = Vec::with_capacity(n);
         let mut signed = Vec::with_capacity(n);
@@ -218,17 +265,17 @@ impl BasisPlan {
             cosize.push(p.cosize);
             signed.push(p.signed);
         }
-        let coefs = |l: &BasisLayout| -> Vec<Vec<i64>> {
+        let coefs = |l: &CoordinateLayout| -> Vec<Vec<i64>> {
             l.stride_leaves().into_iter().map(|c| (0..n).map(|i| c.get(i).copied().unwrap_or(0)).collect()).collect()
         };
-        let flat = |l: &BasisLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
+        let flat = |l: &CoordinateLayout, cs: &[Vec<i64>]| -> Vec<(i64, i64)> {
             l.shape().leaves().into_iter().zip(cs).map(|(s, c)| (s, i64::from(c.iter().any(|&x| x != 0)))).collect()
         };
         let coalesced = b.coalesce().flatten();
         let mode_coefs = coefs(&coalesced);
         let leaf_coefs = coefs(b);
         let mut next = 0;
-        Ok(BasisPlan {
+        Ok(CoordinatePlan {
             notation: b.to_string(),
             size: to_u64(b.size()),
             rank: b.rank(),
@@ -250,32 +297,25 @@ impl BasisPlan {
 /// unrolled over the digit's bits (a shift when k is a single bit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct F2Plan {
-    /// Canonical notation of the layout as evaluated.
     pub notation: String,
-    /// `size(L)`.
     pub size: u64,
-    /// `cosize(L)`: one past the largest value.
     pub cosize: u64,
-    /// The number of top-level modes.
     pub rank: usize,
-    /// The nesting depth of the shape.
     pub depth: usize,
     /// The modes of `coalesce(L)`; `stride` is the bit vector k of `fk`.
     pub modes: Vec<Mode>,
     /// How many leading coalesced modes `offset` computes (the rest have stride `f0`).
     pub offset_modes: usize,
-    /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
-    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
 }
 
 impl F2Plan {
-    /// The plan of an F2 layout; an error when its values do not fit the machine's.
     pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
         let cosize = l.cosize()?;
-        let flat =
-            |l: &F2Layout| -> Vec<(i64, i64)> { l.shape().leaves().into_iter().zip(l.stride().leaves()).collect() };
+        let flat = |l: &F2Layout| -> Vec<(i64, i64)> {
+            l.shape().leaves().into_iter().zip(l.stride_bits().leaves()).collect()
+        };
         let modes = with_splits(&flat(&l.coalesce().flatten()));
         let offset_modes = modes.iter().rposition(|m| m.stride != 0).map_or(0, |k| k + 1);
         let mut next = 0;

@@ -81,7 +81,7 @@ fn expand_expr_for_the_cli() {
     // Swizzled, coordinate and F2 layouts expand too.
     for (text, what) in [
         ("Sw<3,4,3> o (8,64):(64,1)", "SwizzledLayout"),
-        ("(4,8):(1@0,1@1)", "BasisLayout"),
+        ("(4,8):(1@0,1@1)", "CoordinateLayout"),
         ("(4,4):(f1,f5)", "F2Layout"),
     ] {
         let out = pretty(layout_codegen::expand_expr(text, "K").unwrap());
@@ -133,6 +133,11 @@ snapshot!(swizzled_offset_negative_shift, "pub Shifted = Sw<2,0,-2> o 3 o (4,4):
 snapshot!(coordinate_blocked, "/// A14.\npub Blocked = (4,(4,2)):(1@1,(1@0,6@1));");
 snapshot!(f2_fig4c, "/// A16.\npub Xor = (4,(4,3)):(f1,(f5,f16));");
 snapshot!(f2_single_bit_strides, "pub P5 = composition((8,8):(f1,f9), ((4,8),2):((16,1),8));");
+snapshot!(composed_past_the_size, "pub Past = (4,1):(1,7) o Sw<1,0,2> o 1 o 4:1;");
+snapshot!(
+    composed_chain,
+    "/// A layout after a swizzled layout.\npub Chain = composition((8,8):(1,9), Sw<3,0,3> o 1 o (8,8):(8,1));"
+);
 
 #[test]
 fn sub_layout_impls_only_over_earlier_integer_items() {

@@ -25,16 +25,16 @@ use crate::tiler::{Tiler, apply_by_mode};
 
 /// A layout with coordinate strides: a shape and, per leaf, a sum of scaled basis elements.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct BasisLayout {
+pub struct CoordinateLayout {
     inner: Strided<Coord>,
 }
 
-impl BasisLayout {
+impl CoordinateLayout {
     /// `shape:stride` given as one integer stride tuple per codomain component: leaf j of
     /// `components[i]` is the coefficient of `e_i` in the stride of leaf j, so
     /// `(4,8):(1@0,1@1)` is `new((4,8), [(1,0), (0,1)])`. Checks that every component is
     /// congruent to the shape, positive extents and that the size fits in 64 bits.
-    pub fn new(shape: IntTuple, components: Vec<IntTuple>) -> Result<BasisLayout> {
+    pub fn new(shape: IntTuple, components: Vec<IntTuple>) -> Result<CoordinateLayout> {
         Layout::column_major(shape.clone())?;
         for c in &components {
             if !shape.congruent(c) {
@@ -43,13 +43,13 @@ impl BasisLayout {
         }
         let columns: Vec<Vec<i64>> = components.iter().map(IntTuple::leaves).collect();
         let leaves = (0..shape.leaves().len()).map(|j| Coord::new(columns.iter().map(|c| c[j]).collect())).collect();
-        Ok(BasisLayout { inner: Strided::new(shape, leaves) })
+        Ok(CoordinateLayout { inner: Strided::new(shape, leaves) })
     }
 
     /// `(L0, L1, …)`: the concatenation of coordinate layouts (always a tuple); the size
     /// must fit in 64 bits.
-    pub fn concat(parts: impl IntoIterator<Item = BasisLayout>) -> Result<BasisLayout> {
-        Ok(BasisLayout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
+    pub fn concat(parts: impl IntoIterator<Item = CoordinateLayout>) -> Result<CoordinateLayout> {
+        Ok(CoordinateLayout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
     }
 
     /// The shape (the domain).
@@ -85,7 +85,7 @@ impl BasisLayout {
         Layout::from_parts(self.inner.shape.clone(), self.inner.shape.map_leaves(&mut |_| coefs.next().unwrap_or(0)))
     }
 
-    /// The components `0..codomain_rank` (see [`BasisLayout::component`]).
+    /// The components `0..codomain_rank` (see [`CoordinateLayout::component`]).
     pub fn components(&self) -> Vec<Layout> {
         (0..self.codomain_rank()).map(|i| self.component(i)).collect()
     }
@@ -116,27 +116,27 @@ impl BasisLayout {
     }
 
     /// Mode `i` as a layout of its own (an error when `i` is out of range).
-    pub fn mode(&self, i: usize) -> Result<BasisLayout> {
-        Ok(BasisLayout { inner: self.inner.mode(i)? })
+    pub fn mode(&self, i: usize) -> Result<CoordinateLayout> {
+        Ok(CoordinateLayout { inner: self.inner.mode(i)? })
     }
 
     /// The same function over the flattened shape (every leaf a top-level mode).
-    pub fn flatten(&self) -> BasisLayout {
-        BasisLayout { inner: self.inner.flatten() }
+    pub fn flatten(&self) -> CoordinateLayout {
+        CoordinateLayout { inner: self.inner.flatten() }
     }
 
     /// Coalesce (§3.2): drops size-1 modes and merges `s0:d0 ++ s1:d1` when `d1 = s0·d0`
     /// component-wise. Always admissible.
-    pub fn coalesce(&self) -> BasisLayout {
-        BasisLayout { inner: self.inner.coalesce(false) }
+    pub fn coalesce(&self) -> CoordinateLayout {
+        CoordinateLayout { inner: self.inner.coalesce(false) }
     }
 
     /// Slicing (§2.5): the sub-layout of the free modes of `c` and the coordinate
     /// `L(c with _ = 0)`, so that `L(c' + c*) = L(c') + L|_(c*)`.
-    pub fn slice(&self, c: &SliceCoord) -> Result<(BasisLayout, IntTuple)> {
+    pub fn slice(&self, c: &SliceCoord) -> Result<(CoordinateLayout, IntTuple)> {
         let (sub, off) = self.inner.slice(c)?;
         let off = self.coordinate(&off);
-        Ok((BasisLayout { inner: sub }, off))
+        Ok((CoordinateLayout { inner: sub }, off))
     }
 
     /// Composition with an integer layout or tiler on the right: `R(c) = A(B(c))`, by the
@@ -144,25 +144,25 @@ impl BasisLayout {
     /// coordinate strides form a true semimodule, so the integer admissibility conditions,
     /// Eq. 20 and 21, are exactly the conditions here), e.g. `(8,8):(1@0,1@1) ∘
     /// ((4,8),2):((16,1),8) = ((4,8),2):((2@1,1@0),1@1)` (Table 4, P6).
-    pub fn compose(&self, t: &Tiler) -> Result<BasisLayout> {
+    pub fn compose(&self, t: &Tiler) -> Result<CoordinateLayout> {
         let op = |a: &Strided<Coord>, b: &Layout| compose(a, b);
-        Ok(BasisLayout { inner: apply_by_mode(Operation::Composition, &self.inner, t, &op)? })
+        Ok(CoordinateLayout { inner: apply_by_mode(Operation::Composition, &self.inner, t, &op)? })
     }
 
     /// `A ∘ B` for a B that produces coordinates: coordinate reduction, see
     /// [`compose_coordinates`].
-    pub fn compose_coordinates(&self, b: &BasisLayout) -> Result<BasisLayout> {
+    pub fn compose_coordinates(&self, b: &CoordinateLayout) -> Result<CoordinateLayout> {
         let op = |a: &Strided<Coord>, bi: &Layout| compose(a, bi);
-        Ok(BasisLayout { inner: reduce(&self.inner, &self.to_string(), b, &op)? })
+        Ok(CoordinateLayout { inner: reduce(&self.inner, &self.to_string(), b, &op)? })
     }
 
     /// An operation on the domain: `A ∘ op(I)` with I the compact column-major layout of A's
     /// shape, the identity on A's domain. For the divides, `A ⊘ T = A ∘ (I ⊘ T)`, so
     /// `zipped_divide((8,8):(1@0,1@1), [4:1,2:1])` tiles the identity tensor. Admissible when
     /// `op(I)` is and A composes with it.
-    pub fn map_domain(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<BasisLayout> {
+    pub fn map_domain(&self, op: impl FnOnce(&Layout) -> Result<Layout>) -> Result<CoordinateLayout> {
         let domain = op(&Layout::column_major(self.inner.shape.clone())?)?;
-        Ok(BasisLayout { inner: compose(&self.inner, &domain)? })
+        Ok(CoordinateLayout { inner: compose(&self.inner, &domain)? })
     }
 
     /// The error for a stride that is a sum of basis elements, if there is one.
@@ -190,7 +190,7 @@ impl BasisLayout {
     /// the cosize per component): `complement((4,(4,2)):(1@1,(1@0,12@1))) =
     /// (1,(3,1)):(4@0,(4@1,24@1))` (G7). Requires single basis elements and, per component,
     /// what the integer complement requires.
-    pub fn complement(&self, cotarget: Option<&IntTuple>) -> Result<BasisLayout> {
+    pub fn complement(&self, cotarget: Option<&IntTuple>) -> Result<CoordinateLayout> {
         self.require_single(Operation::Complement)?;
         let r = self.codomain_rank();
         let targets: Vec<i64> = match cotarget {
@@ -215,7 +215,7 @@ impl BasisLayout {
                 .collect();
             parts.push(Strided::from_flat(kept));
         }
-        Ok(BasisLayout { inner: Strided::concat(parts)? })
+        Ok(CoordinateLayout { inner: Strided::concat(parts)? })
     }
 
     /// Right inverse (§3.4) on an E-basis codomain: its domain is congruent to the codomain,
@@ -250,7 +250,7 @@ impl BasisLayout {
 /// element compose with that mode of A as an integer layout (with its distributivity check).
 /// The result has A's strides and B's shape. Requires every stride of B to be a single scaled
 /// basis element `a@i` with `i < rank(A)`, and each `A_i ∘ B_i` admissible.
-pub fn compose_coordinates(a: &Layout, b: &BasisLayout) -> Result<Layout> {
+pub fn compose_coordinates(a: &Layout, b: &CoordinateLayout) -> Result<Layout> {
     let sa = Strided::new(a.shape().clone(), a.stride().leaves());
     let op = |ai: &Strided<i64>, bi: &Layout| {
         let l = Layout::from_parts(ai.shape.clone(), ai.shape.with_leaves(&mut ai.leaves.iter().copied()));
@@ -266,7 +266,7 @@ pub fn compose_coordinates(a: &Layout, b: &BasisLayout) -> Result<Layout> {
 pub(crate) fn reduce<S: Semimodule>(
     a: &Strided<S>,
     a_text: &str,
-    b: &BasisLayout,
+    b: &CoordinateLayout,
     op: ComposeOp<'_, S>,
 ) -> Result<Strided<S>> {
     b.require_single(Operation::Composition)?;
@@ -318,7 +318,7 @@ fn pick<S: Semimodule>(
     }
 }
 
-impl fmt::Display for BasisLayout {
+impl fmt::Display for CoordinateLayout {
     /// `shape:stride` with strides `a@i` (sums `4@2+2@3`, zero `0`), e.g. `(4,8):(1@0,1@1)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.inner)

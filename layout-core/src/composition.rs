@@ -1,7 +1,7 @@
 //! Composition `R = A ∘ B` (paper §3.3): `R(c) = A(B(c))` for every c in B's domain,
 //! with B's shape compatible with R's. The walk is written once, for A's strides in any
 //! semimodule: integer layouts, and the coordinate and F2 strides of
-//! [`BasisLayout`](crate::BasisLayout) and [`F2Layout`](crate::F2Layout), compose by it.
+//! [`CoordinateLayout`](crate::CoordinateLayout) and [`F2Layout`](crate::F2Layout), compose by it.
 
 use crate::checked;
 use crate::error::{LayoutError, Result};

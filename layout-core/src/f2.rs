@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::basis::BasisLayout;
+use crate::basis::CoordinateLayout;
 use crate::composition::compose;
 use crate::error::{LayoutError, Result};
 use crate::int_tuple::IntTuple;
@@ -58,8 +58,9 @@ impl F2Layout {
         &self.inner.shape
     }
 
-    /// The bit vectors k of the strides `fk`, congruent to the shape.
-    pub fn stride(&self) -> IntTuple {
+    /// The bit vectors k of the strides `fk` as integers, congruent to the shape (`(f1,f5)`
+    /// gives `(1,5)`); [`F2Layout::stride`] gives the strides themselves.
+    pub fn stride_bits(&self) -> IntTuple {
         let mut k = self.inner.leaves.iter().map(|f| f.0);
         self.inner.shape.map_leaves(&mut |_| k.next().unwrap_or(0))
     }
@@ -137,7 +138,7 @@ impl F2Layout {
     /// `A ∘ B` for a B that produces coordinates: coordinate reduction (see
     /// [`compose_coordinates`](crate::compose_coordinates)), each mode of A composed as in
     /// [`F2Layout::compose`].
-    pub fn compose_coordinates(&self, b: &BasisLayout) -> Result<F2Layout> {
+    pub fn compose_coordinates(&self, b: &CoordinateLayout) -> Result<F2Layout> {
         Ok(F2Layout { inner: crate::basis::reduce(&self.inner, &self.to_string(), b, &compose_checked)? })
     }
 

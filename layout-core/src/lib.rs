@@ -1,8 +1,9 @@
 //! The CuTe layout algebra (Cecka, "CuTe Layout Representation and Algebra", arXiv 2603.02298):
 //! hierarchical int tuples, layouts `shape:stride`, and every operation of the algebra,
 //! exact and checked. Beyond integer strides: swizzled layouts `Sw<B,M,S> o L`
-//! ([`SwizzledLayout`]), coordinate strides `a@i` ([`BasisLayout`]) and F2 strides `fk`
-//! ([`F2Layout`]). An operation that is not admissible returns a [`LayoutError`] that
+//! ([`SwizzledLayout`]), coordinate strides `a@i` ([`CoordinateLayout`]), F2 strides `fk`
+//! ([`F2Layout`]) and composed layouts `A o Sw o off o B` ([`ComposedLayout`]); a layout of any
+//! of these kinds is an [`AnyLayout`]. An operation that is not admissible returns a [`LayoutError`] that
 //! names the violated condition and the numbers; nothing panics, overflow is an error.
 //!
 //! ```
@@ -12,12 +13,14 @@
 //! assert_eq!(composition(&a, &b).unwrap().to_string(), "((2,2),3):((24,2),8)");
 //! ```
 
+mod any_layout;
 mod basis;
 mod cast;
 mod checked;
 mod coalesce;
 mod common;
 mod complement;
+mod composed;
 mod composition;
 mod copy;
 mod divide;
@@ -47,11 +50,13 @@ mod tiler;
 pub mod trace;
 mod unzip;
 
-pub use basis::{BasisLayout, compose_coordinates};
+pub use any_layout::AnyLayout;
+pub use basis::{CoordinateLayout, compose_coordinates};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
+pub use composed::{ComposedLayout, Stage, compose_chains, compose_swizzle};
 pub use composition::{composition, composition_tiler};
 pub use copy::{CopyBody, CopyMode, CopyPlan, copy_plan, injectivity_witness};
 pub use divide::{

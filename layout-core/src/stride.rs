@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::basis::BasisLayout;
+use crate::basis::CoordinateLayout;
 use crate::error::{LayoutError, Result};
 use crate::f2::F2Layout;
 use crate::int_tuple::{IntTuple, write_tuple};
@@ -30,7 +30,7 @@ pub enum StridedLayout {
     /// Integer strides only.
     Int(Layout),
     /// Some coordinate strides `a@i` (no F2).
-    Basis(BasisLayout),
+    Coordinate(CoordinateLayout),
     /// Some F2 strides `fk` (no coordinate).
     F2(F2Layout),
 }
@@ -122,7 +122,7 @@ impl Stride {
         let components = (0..rank)
             .map(|i| self.profile(&mut |l| if let Stride::Basis(c) = l { c.get(i).copied().unwrap_or(0) } else { 0 }))
             .collect();
-        BasisLayout::new(shape, components).map(StridedLayout::Basis)
+        CoordinateLayout::new(shape, components).map(StridedLayout::Coordinate)
     }
 }
 
@@ -138,7 +138,7 @@ impl fmt::Display for Stride {
     }
 }
 
-impl BasisLayout {
+impl CoordinateLayout {
     /// The strides as a [`Stride`] tuple congruent to the shape.
     pub fn stride(&self) -> Stride {
         let mut leaves = self.stride_leaves().into_iter();
@@ -147,9 +147,10 @@ impl BasisLayout {
 }
 
 impl F2Layout {
-    /// The strides as a [`Stride`] tuple of `fk`.
-    pub fn stride_tuple(&self) -> Stride {
-        let ks = self.stride().leaves();
+    /// The strides `fk` as a [`Stride`] congruent to the shape (`(f1,f5)`);
+    /// [`F2Layout::stride_bits`] gives their bit vectors k as integers.
+    pub fn stride(&self) -> Stride {
+        let ks = self.stride_bits().leaves();
         let mut it = ks.into_iter();
         with_stride_leaves(self.shape(), &mut || Stride::F2(it.next().unwrap_or(0)))
     }

@@ -150,7 +150,7 @@ impl SwizzledLayout {
     }
 
     /// The same swizzle and offset around another inner layout.
-    fn with(&self, layout: Layout) -> SwizzledLayout {
+    pub(crate) fn with(&self, layout: Layout) -> SwizzledLayout {
         SwizzledLayout { layout, ..self.clone() }
     }
 
@@ -232,7 +232,7 @@ impl SwizzledLayout {
 
     /// Composition with a B that produces coordinates: `Sw o off o (L ∘ B)` (see
     /// [`compose_coordinates`](crate::compose_coordinates)).
-    pub fn compose_coordinates(&self, b: &crate::BasisLayout) -> Result<SwizzledLayout> {
+    pub fn compose_coordinates(&self, b: &crate::CoordinateLayout) -> Result<SwizzledLayout> {
         self.map_inner(|l| crate::compose_coordinates(l, b))
     }
 
@@ -271,7 +271,7 @@ impl SwizzledLayout {
 /// itself. A coupled pair of bits (y, z) of Sw whose y bit no index below |L| sets does
 /// nothing there; the others must go to single bits `L(2^y)`, `L(2^z)` that again form a
 /// swizzle. The identity is then checked at every index. `Err` says why not.
-fn pull_through(sw: Swizzle, l: &Layout) -> std::result::Result<Swizzle, String> {
+pub(crate) fn pull_through(sw: Swizzle, l: &Layout) -> std::result::Result<Swizzle, String> {
     let n = l.size();
     let reachable = |bit: u32| bit < 63 && (1i64 << bit) < n;
     let image = |bit: u32| -> std::result::Result<u32, String> {

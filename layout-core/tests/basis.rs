@@ -4,7 +4,9 @@
 //! elements, divides of identity tensors, printing and errors.
 
 use layout_core::notation::{Span, Value, evaluate};
-use layout_core::{BasisLayout, IntTuple, Layout, LayoutError, compose_coordinates, idx2crd, parse_layout};
+use layout_core::{
+    AnyLayout, CoordinateLayout, IntTuple, Layout, LayoutError, compose_coordinates, idx2crd, parse_layout,
+};
 use proptest::prelude::*;
 
 fn show(text: &str) -> String {
@@ -14,9 +16,9 @@ fn show(text: &str) -> String {
     }
 }
 
-fn basis(text: &str) -> BasisLayout {
+fn basis(text: &str) -> CoordinateLayout {
     match evaluate(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
-        Value::BasisLayout(b) => b,
+        Value::Layout(AnyLayout::Coordinate(b)) => b,
         v => panic!("{text} is {}, not a coordinate layout", v.kind()),
     }
 }
@@ -301,7 +303,7 @@ fn divides_tile_the_identity_tensor() {
     ] {
         let r = basis(&show(&format!("{op}({a}, {t})")));
         let d = match evaluate(&format!("{op}((8,8), {t})")).unwrap() {
-            Value::Layout(d) => d,
+            Value::Layout(AnyLayout::Int(d)) => d,
             v => panic!("{v}"),
         };
         assert_eq!(r.size(), d.size());
@@ -331,7 +333,7 @@ fn printing_round_trips_and_zero_strides() {
     }
     // `0@i` is zero, the zero of every semimodule: an integer layout.
     assert_eq!(show("4:0@1"), "4:0");
-    assert!(matches!(evaluate("(4,8):(0@0,0)").unwrap(), Value::Layout(_)));
+    assert!(matches!(evaluate("(4,8):(0@0,0)").unwrap(), Value::Layout(AnyLayout::Int(_))));
     assert_eq!(show("(4,8):(1@0,0@1)"), "(4,8):(1@0,0)");
     assert_eq!(show("stride((4,(4,2)):(1@1,(1@0,6@1)))"), "(1@1,(1@0,6@1))");
     assert_eq!(show("shape((4,(4,2)):(1@1,(1@0,6@1)))"), "(4,(4,2))");
@@ -346,7 +348,7 @@ fn printing_round_trips_and_zero_strides() {
 
 /// A random injective coordinate layout: leaves of extents 1..5, each along e0 or e1, with
 /// compact strides per component in a random order.
-fn injective_basis() -> impl Strategy<Value = BasisLayout> {
+fn injective_basis() -> impl Strategy<Value = CoordinateLayout> {
     prop::collection::vec((1i64..5, 0usize..2), 1..5)
         .prop_flat_map(|leaves| {
             let order: Vec<usize> = (0..leaves.len()).collect();
@@ -363,7 +365,7 @@ fn injective_basis() -> impl Strategy<Value = BasisLayout> {
             let shape = IntTuple::Tuple(leaves.iter().map(|&(s, _)| IntTuple::Int(s)).collect());
             let comps =
                 comps.into_iter().map(|c| IntTuple::Tuple(c.into_iter().map(IntTuple::Int).collect())).collect();
-            BasisLayout::new(shape, comps).unwrap()
+            CoordinateLayout::new(shape, comps).unwrap()
         })
 }
 
@@ -387,6 +389,6 @@ proptest! {
     #[test]
     fn coordinate_layouts_print_canonically(l in injective_basis()) {
         let v = evaluate(&l.to_string()).unwrap();
-        prop_assert_eq!(v.to_string(), Value::from_basis(l).to_string());
+        prop_assert_eq!(v.to_string(), Value::layout(l).to_string());
     }
 }

@@ -32,7 +32,7 @@ fn substitute(text: &str, value: &dyn Fn(&str) -> Option<i64>) -> String {
 
 fn static_layout(text: &str) -> Result<Layout, String> {
     match evaluate(text) {
-        Ok(Value::Layout(l)) => Ok(l),
+        Ok(Value::Layout(layout_core::AnyLayout::Int(l))) => Ok(l),
         Ok(Value::Tuple(t)) => Layout::column_major(t).map_err(|e| e.to_string()),
         Ok(v) => Err(format!("not a layout: {v}")),
         Err(e) => Err(e.to_string()),
@@ -387,5 +387,98 @@ fn product_and_complement_family() {
     assert_eq!(l.to_string(), "(LD/M,4):(M,LD*N)");
     let l = evaluate_dynamic("blocked_product((2,2):(1,2), (M,N))").unwrap();
     assert_eq!(l.to_string(), "((2,M),(2,N)):((1,4),(2,4*M))");
-    assert!(evaluate_dynamic("complement((4,M):(1,5), 20*M)").is_err());
+    assert!(evaluate_dynamic("complement((4,M):(1,5), 20*M) where M > 1").is_err());
+}
+
+/// Inverses, the zipped / tiled / flat products, `flat_divide` and weak complements over
+/// symbols, against layout-core at every assignment.
+#[test]
+fn inverse_product_variants_and_weak_complement() {
+    for text in [
+        "right_inverse((M,N):(1,M))",
+        "right_inverse((M,N):(N,1))",
+        "right_inverse((M,N):(1,LD)) where LD > M",
+        "right_inverse((4,M):(M,1))",
+        "right_inverse((M,2,N):(2,1,2*M)) where N > 1",
+        "right_inverse((M,N):(0,1))",
+        "right_inverse(((8,M),N):((1,8),LDA)) where LDA > 8*M",
+        "left_inverse((M,N):(1,M)) where M > 1, N > 1",
+        "left_inverse((M,N):(1,LD)) where M > 1, N > 1",
+        "left_inverse((M,N):(N,1)) where M > 1, N > 1",
+        "left_inverse((4,M):(2,16)) where M > 1",
+        "left_inverse((4,M):(LD,1)) where M > 1",
+        "left_inverse((M,3):(0,LD)) where M > 1",
+        "zipped_product((M,N):(1,M), [2:1,3:1]) where M > 2",
+        "tiled_product((M,N):(1,M), [2:1,_])",
+        "flat_product((M,N):(1,LD), [2:1,2:1]) where LD > 1",
+        "zipped_product(M:1, 4:1)",
+        "flat_divide((M,N):(1,LD), [4:1,2:1]) where M % 4 == 0, N % 2 == 0",
+        "flat_divide((M,N):(1,LD), [4:1,_]) where M % 8 == 0",
+        "flat_divide(((8,M),N):((1,8),LDA), [16:1,4:1]) where M % 2 == 0, N % 4 == 0",
+        "complement((4,M):(1,5), 19*M) where M > 1",
+        "complement((4,M):(1,5), 11*M) where M > 1",
+        "complement((4,M,N):(1,5,5*M), 6*M*N) where M > 1, N > 1",
+        "complement((2,M):(1,3), 7*M) where M > 1",
+    ] {
+        let t = differential(text);
+        eprintln!("{text}: {t:?}");
+    }
+    // Results and the conditions they carry.
+    let show = |text: &str| evaluate_dynamic(text).unwrap().to_string();
+    assert_eq!(show("right_inverse((M,N):(N,1))"), "(N,M):(M,1)");
+    assert_eq!(show("right_inverse((M,N):(1,LD)) where LD > M"), "M:1");
+    assert_eq!(show("left_inverse((M,N):(1,LD)) where M > 1, N > 1"), "(LD,N):(1,M)");
+    assert_eq!(show("complement((4,M):(1,5), 19*M) where M > 1"), "4:5*M");
+    assert_eq!(show("tiled_product((M,N):(1,M), [2:1,_])"), "((M,1),2,N):((1,0),M,M)");
+    assert_eq!(show("flat_product(M:1, 4:1)"), "(M,4):(1,M)");
+    let l = evaluate_dynamic("left_inverse((M,N):(1,LD)) where M > 1, N > 1").unwrap();
+    let conds: Vec<String> = l.conds.iter().map(|c| c.cond.to_string()).collect();
+    assert_eq!(conds, ["M > 1", "N > 1", "LD >= M"]);
+    // What cannot be decided names the fact; what has no form over symbols says so.
+    let e = evaluate_dynamic("right_inverse((M,N):(1,LD))").unwrap_err().to_string();
+    assert!(e.contains("where LD > M"), "{e}");
+    let e = evaluate_dynamic("left_inverse((M,N):(1,LD))").unwrap_err().to_string();
+    assert!(e.contains("where M > 1"), "{e}");
+    let e = evaluate_dynamic("right_inverse((M,N):(1,1))").unwrap_err().to_string();
+    assert!(e.contains("overlap"), "{e}");
+    assert!(evaluate_dynamic("left_inverse((M,N):(-1,LD)) where M > 1, N > 1").is_err());
+    let e = evaluate_dynamic("flat_divide((M,N):(1,LD), [4:1,_])").unwrap_err().to_string();
+    assert!(e.contains("where M % 4 == 0"), "{e}");
+    let e = evaluate_dynamic("complement((4,M):(1,5), 10*M) where M > 1").unwrap_err().to_string();
+    assert!(e.contains("falls short"), "{e}");
+    // A weak tiler never divides (layout-core refuses it for every A).
+    let e = evaluate_dynamic("logical_divide((M,N):(1,LD), [(2,2):(1,3),_])").unwrap_err().to_string();
+    assert!(e.contains("weak"), "{e}");
+    // Products with a weak complement need disjoint copies, not checked over symbols.
+    assert!(evaluate_dynamic("logical_product((4,M):(1,5), 2:1)").is_err());
+}
+
+/// Integer-valued operations over symbols are integers (`M*N`, not `M*N:1`), and parse back.
+#[test]
+fn integer_valued_operations() {
+    use layout_core::dynamic::{DynOutput, evaluate_dynamic_value};
+    let int = |text: &str| match evaluate_dynamic_value(text).unwrap() {
+        DynOutput::Int(i) => i,
+        other => panic!("{text}: not an integer: {other:?}"),
+    };
+    assert_eq!(int("size((M,N))").to_string(), "M*N");
+    assert_eq!(int("cosize((M,N):(1,M))").to_string(), "M*N");
+    assert_eq!(int("cosize((8,M):(M,1))").to_string(), "8*M");
+    assert_eq!(int("rank(((8,M),N):((1,8),LDA))").to_string(), "2");
+    assert_eq!(int("depth(((8,M),N):((1,8),LDA))").to_string(), "2");
+    let s = int("size(logical_divide((M,N):(1,LD), [8:1,_]))");
+    assert_eq!(s.to_string(), "M*N");
+    assert_eq!(s.conds.len(), 1, "the divide's condition stays: {:?}", s.conds);
+    let v = |m: i64| move |x: &str| Some(if x == "M" { m } else { 3 });
+    assert_eq!(s.substitute(&v(16)).unwrap(), 48);
+    assert!(s.substitute(&v(12)).unwrap_err().to_string().contains("M % 8 == 0"));
+    // The printed integer parses back as the same integer.
+    for text in ["size((M,N))", "size(logical_divide((M,N):(1,LD), [8:1,_]))", "cosize((8,M):(M,1))"] {
+        let i = int(text);
+        assert_eq!(int(&format!("size({})", i)).value, i.value, "{text}");
+    }
+    let e = evaluate_dynamic_value("cosize((M,N):(1,LD))").unwrap_err().to_string();
+    assert!(e.contains("M + LD*N - LD") || e.contains("sum"), "{e}");
+    // A layout-valued expression is a layout.
+    assert!(matches!(evaluate_dynamic_value("(M,N)").unwrap(), DynOutput::Layout(_)));
 }

@@ -4,7 +4,7 @@
 //! agree with integer multiplication (§1 caveat).
 
 use layout_core::notation::{Value, evaluate};
-use layout_core::{F2Layout, IntTuple, Layout, LayoutError, parse_layout};
+use layout_core::{AnyLayout, F2Layout, IntTuple, Layout, LayoutError, parse_layout};
 use proptest::prelude::*;
 
 fn show(text: &str) -> String {
@@ -16,14 +16,14 @@ fn show(text: &str) -> String {
 
 fn f2(text: &str) -> F2Layout {
     match evaluate(text).unwrap_or_else(|e| panic!("{text}: {e}")) {
-        Value::F2Layout(f) => f,
+        Value::Layout(AnyLayout::F2(f)) => f,
         v => panic!("{text} is {}, not an F2 layout", v.kind()),
     }
 }
 
 fn swizzled_table(text: &str) -> Vec<i64> {
     match evaluate(text).unwrap() {
-        Value::Swizzled(s) => s.table().unwrap(),
+        Value::Layout(AnyLayout::Swizzled(s)) => s.table().unwrap(),
         v => panic!("{v}"),
     }
 }
@@ -176,7 +176,7 @@ fn divides_act_on_the_domain() {
     for (op, t) in [("logical_divide", "[4:1,2:1]"), ("zipped_divide", "[2:4,8:1]"), ("flat_divide", "(2,4)")] {
         let r = f2(&show(&format!("{op}({a}, {t})")));
         let d = match evaluate(&format!("{op}((8,8), {t})")).unwrap() {
-            Value::Layout(d) => d,
+            Value::Layout(AnyLayout::Int(d)) => d,
             v => panic!("{v}"),
         };
         for i in 0..d.size() {

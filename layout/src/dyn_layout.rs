@@ -90,6 +90,22 @@ pub mod support {
     /// A monomial's value as a fraction `(num, den)`, `den > 0`; `None` on overflow.
     #[inline]
     pub fn mono(num: i128, den: i128, up: &[usize], down: &[usize]) -> Option<(i128, i128)> {
+        // In 64 bits while the numbers fit (a checked i128 multiplication is a library call).
+        if let (Ok(mut n), Ok(mut d)) = (i64::try_from(num), i64::try_from(den)) {
+            let fast = up.iter().try_for_each(|&u| {
+                n = n.checked_mul(i64::try_from(u).ok()?)?;
+                Some(())
+            });
+            let fast = fast.and_then(|()| {
+                down.iter().try_for_each(|&v| {
+                    d = d.checked_mul(i64::try_from(v).ok()?)?;
+                    Some(())
+                })
+            });
+            if fast.is_some() {
+                return Some((i128::from(n), i128::from(d)));
+            }
+        }
         let mut n = num;
         let mut d = den;
         for &u in up {
@@ -129,6 +145,10 @@ pub mod support {
     #[inline]
     pub fn int(v: Option<(i128, i128)>) -> Option<usize> {
         let (n, d) = v?;
+        // Most derived values are products (d = 1): no i128 division (a library call).
+        if d == 1 {
+            return usize::try_from(n).ok();
+        }
         if d == 0 || n % d != 0 {
             return None;
         }
@@ -139,17 +159,19 @@ pub mod support {
     /// modes, if every offset fits in `isize` and the size in `usize`.
     #[inline]
     pub fn extremes(modes: &[(usize, usize, bool)]) -> Option<(isize, isize, usize)> {
-        let (mut lo, mut hi, mut size) = (0i128, 0i128, 1usize);
+        // The spans are non-negative and only accumulate, so a sum that leaves usize would
+        // leave isize too: usize arithmetic decides the same as exact arithmetic.
+        let (mut lo, mut hi, mut size) = (0usize, 0usize, 1usize);
         for &(s, d, neg) in modes {
             size = size.checked_mul(s)?;
-            let span = (s as i128 - 1).checked_mul(d as i128)?;
+            let span = s.checked_sub(1)?.checked_mul(d)?;
             if neg {
-                lo = lo.checked_sub(span)?;
+                lo = lo.checked_add(span)?;
             } else {
                 hi = hi.checked_add(span)?;
             }
         }
-        Some((isize::try_from(lo).ok()?, isize::try_from(hi).ok()?, size))
+        Some((-isize::try_from(lo).ok()?, isize::try_from(hi).ok()?, size))
     }
 
     fn shown(names: &[&str], values: &[usize]) -> String {

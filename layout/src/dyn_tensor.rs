@@ -47,6 +47,9 @@ use std::ops::{Index, IndexMut};
 
 use crate::{Layout, LayoutFn, Offset, StaticLayout};
 
+mod sub;
+pub use sub::{RUNTIME_MAX_MODES, RuntimeLayout, SubTensorError};
+
 /// A [`LayoutFn`] whose offsets are where it says they are: tensors rely on it instead of
 /// checking every access.
 ///

@@ -72,8 +72,8 @@ extern crate self as cute_layout;
 // would shadow std's `Result` on `use cute_layout::*`, and the planners behind the macro are
 // not the user's API. Everything else of layout-core is under `algebra`.
 pub use layout_core::{
-    BasisLayout, Blame, DynamicError, Explanation, F2Layout, IntTuple, Layout, LayoutError, SliceCoord, Swizzle,
-    SwizzledLayout, Tiler, Value,
+    AnyLayout, Blame, ComposedLayout, CoordinateLayout, DynamicError, Explanation, F2Layout, IntTuple, Layout,
+    LayoutError, SliceCoord, Swizzle, SwizzledLayout, Tiler, Value,
 };
 pub use layout_core::{
     blocked_product, coalesce, complement, composition, crd2idx, downcast, evaluate, explain, filter, flat_divide,
@@ -127,7 +127,10 @@ pub mod gemm;
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
 mod tensor;
-pub use dyn_tensor::{DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, Strided, TrustedLayout};
+pub use dyn_tensor::{
+    DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, RUNTIME_MAX_MODES, RuntimeLayout, Strided,
+    SubTensorError, TrustedLayout,
+};
 
 pub use tensor::{Iter, SubLayout, Tensor, TensorError, TensorMut};
 
@@ -265,7 +268,7 @@ pub trait GeneratedLayout: Copy + Default + Debug + Display + Eq + Hash + Send +
     type Offset: Copy + Debug + Eq + Hash + Send + Sync + 'static;
     /// The natural coordinate: nested tuples of `usize` shaped like the layout.
     type Coord: Copy;
-    /// The run-time value of layout-core: [`Layout`], [`SwizzledLayout`], [`BasisLayout`]
+    /// The run-time value of layout-core: [`Layout`], [`SwizzledLayout`], [`ComposedLayout`], [`CoordinateLayout`]
     /// or [`F2Layout`].
     type Value: Clone + Debug + Display + PartialEq + __private::FromNotation;
     /// `size(L)`.
@@ -423,8 +426,8 @@ pub mod __private {
     pub use crate::small_gemm::small_gemm;
     pub use crate::{__copy_element as copy_element, __run_copy as run_copy};
     pub use crate::{DynamicError, EdgeTiles, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
-    use layout_core::Value;
-    pub use layout_core::{BasisLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
+    use layout_core::{AnyLayout, Value};
+    pub use layout_core::{ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
     pub use layout_macro::__layout as layout_impl;
 
     /// A run-time value from the notation the macro has already evaluated; the stand-in of
@@ -439,32 +442,35 @@ pub mod __private {
         }
     }
 
-    impl FromNotation for SwizzledLayout {
-        fn from_notation(notation: &str) -> Self {
-            match layout_core::evaluate(notation) {
-                Ok(Value::Swizzled(s)) => s,
-                _ => SwizzledLayout::new(Swizzle::identity(), 0, layout_of("")),
+    /// The layout of one kind that a notation evaluates to, or the trivial one of the kind.
+    macro_rules! from_notation {
+        ($ty:ty, $kind:ident, $fallback:expr) => {
+            impl FromNotation for $ty {
+                fn from_notation(notation: &str) -> Self {
+                    match layout_core::evaluate(notation) {
+                        Ok(Value::Layout(AnyLayout::$kind(l))) => l,
+                        _ => $fallback,
+                    }
+                }
             }
-        }
+        };
     }
 
-    impl FromNotation for BasisLayout {
-        fn from_notation(notation: &str) -> Self {
-            match layout_core::evaluate(notation) {
-                Ok(Value::BasisLayout(b)) => b,
-                _ => BasisLayout::new(IntTuple::Int(1), Vec::new()).expect("`1:0` is a layout"),
-            }
+    from_notation!(SwizzledLayout, Swizzled, SwizzledLayout::new(Swizzle::identity(), 0, layout_of("")));
+    from_notation!(
+        CoordinateLayout,
+        Coordinate,
+        CoordinateLayout::new(IntTuple::Int(1), Vec::new()).expect("`1:0` is a layout")
+    );
+    from_notation!(F2Layout, F2, F2Layout::new(IntTuple::Int(1), IntTuple::Int(0)).expect("`1:f0` is a layout"));
+    from_notation!(ComposedLayout, Composed, {
+        // A chain that stays composed: `(2,2):(1,3)` sends index bit 1 to 3, not a single bit,
+        // so no swizzle after it is the same function.
+        match layout_core::evaluate("(2,2):(1,3) o Sw<1,0,1> o 4:1") {
+            Ok(Value::Layout(AnyLayout::Composed(c))) => c,
+            _ => unreachable!("`(2,2):(1,3) o Sw<1,0,1> o 4:1` is a composed layout"),
         }
-    }
-
-    impl FromNotation for F2Layout {
-        fn from_notation(notation: &str) -> Self {
-            match layout_core::evaluate(notation) {
-                Ok(Value::F2Layout(f)) => f,
-                _ => F2Layout::new(IntTuple::Int(1), IntTuple::Int(0)).expect("`1:f0` is a layout"),
-            }
-        }
-    }
+    });
 
     /// The layout of a notation the macro has already evaluated (`1:0` for the stand-in of
     /// an item whose evaluation failed, whose notation is empty).

@@ -914,7 +914,7 @@ proptest! {
     fn layout_round_trips(l in any_layout()) {
         let text = l.to_string();
         prop_assert_eq!(parse_layout(&text).unwrap(), l.clone(), "{}", text);
-        prop_assert_eq!(evaluate(&text).unwrap(), Value::Layout(l));
+        prop_assert_eq!(evaluate(&text).unwrap(), Value::layout(l));
     }
 
     /// Printing then parsing a tiler gives back an equal tiler.
@@ -924,7 +924,7 @@ proptest! {
         prop_assert_eq!(parse_tiler(&text).unwrap(), t.clone(), "{}", text);
         let v = evaluate(&text).unwrap();
         match t {
-            Tiler::Layout(l) => prop_assert_eq!(v, Value::Layout(l)),
+            Tiler::Layout(l) => prop_assert_eq!(v, Value::layout(l)),
             t => prop_assert_eq!(v, Value::Tiler(t)),
         }
     }

@@ -19,7 +19,7 @@
 use std::fmt::Debug;
 
 use cute_layout::{GeneratedLayout, Offset, StaticLayout};
-use layout_core::{IntTuple, Layout, Value, evaluate, idx2crd};
+use layout_core::{AnyLayout, IntTuple, Layout, Value, evaluate, idx2crd};
 
 #[path = "agreement/generated.rs"]
 mod generated;
@@ -56,7 +56,7 @@ impl Check for Agreement {
         L::Coord: Debug,
     {
         let core = match evaluate(expr) {
-            Ok(Value::Layout(l)) => l,
+            Ok(Value::Layout(AnyLayout::Int(l))) => l,
             Ok(Value::Tuple(t)) => Layout::column_major(t).unwrap(),
             other => panic!("{expr}: layout-core gives {other:?}"),
         };
@@ -97,21 +97,13 @@ impl Check for Agreement {
     where
         L::Coord: Debug,
     {
-        let core = evaluate(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
-        let (size, shape, rank, depth): (i64, IntTuple, usize, usize) = match &core {
-            Value::Swizzled(s) => (s.size(), s.shape().clone(), s.rank(), s.depth()),
-            Value::BasisLayout(b) => (b.size(), b.shape().clone(), b.rank(), b.depth()),
-            Value::F2Layout(f) => (f.size(), f.shape().clone(), f.rank(), f.depth()),
+        let core = match evaluate(expr).unwrap_or_else(|e| panic!("{expr}: {e}")) {
+            Value::Layout(l) if l.as_int().is_none() => l,
             other => panic!("{expr}: layout-core gives {other:?}"),
         };
-        let eval = |i: i64| -> String {
-            match &core {
-                Value::Swizzled(s) => s.eval(i).unwrap().to_string(),
-                Value::BasisLayout(b) => b.eval(i).unwrap().to_string(),
-                Value::F2Layout(f) => f.eval(i).unwrap().to_string(),
-                _ => unreachable!(),
-            }
-        };
+        let (size, shape, rank, depth): (i64, IntTuple, usize, usize) =
+            (core.size(), core.shape().clone(), core.rank(), core.depth());
+        let eval = |i: i64| -> String { core.eval(i).unwrap().to_string() };
         assert_eq!(L::NOTATION, core.to_string(), "{expr}");
         assert_eq!(L::to_value().to_string(), core.to_string(), "{expr}");
         assert_eq!(L::SIZE as i64, size, "{expr}");
@@ -147,7 +139,7 @@ mod generator {
     use std::collections::HashSet;
     use std::path::PathBuf;
 
-    use layout_core::{Layout, Value, evaluate};
+    use layout_core::{AnyLayout, Layout, Value, evaluate};
 
     /// The operations whose results are replayed, and how many records of each.
     const OPS: &[(&str, usize)] = &[
@@ -316,7 +308,7 @@ mod generator {
     /// Which check a value gets: `check` (integer layouts, `StaticLayout`) or `check_value`.
     fn check_of(expr: &str) -> &'static str {
         match evaluate(expr) {
-            Ok(Value::Swizzled(_) | Value::BasisLayout(_) | Value::F2Layout(_)) => "check_value",
+            Ok(Value::Layout(l)) if l.as_int().is_none() => "check_value",
             _ => "check",
         }
     }
@@ -332,7 +324,7 @@ mod generator {
 
     fn is_layout(expr: &str) -> bool {
         match evaluate(expr) {
-            Ok(Value::Layout(l)) => layout_codegen_free_check(&l),
+            Ok(Value::Layout(AnyLayout::Int(l))) => layout_codegen_free_check(&l),
             Ok(Value::Tuple(t)) => Layout::column_major(t).is_ok(),
             _ => false,
         }

@@ -13,7 +13,7 @@
 use std::fmt::Debug;
 
 use cute_layout::kernels::{Level, force_level, level};
-use layout_core::{Layout, Value, copy_plan, evaluate};
+use layout_core::{AnyLayout, Layout, Value, copy_plan, evaluate};
 
 #[rustfmt::skip]
 #[path = "copy/generated.rs"]
@@ -65,7 +65,7 @@ pub trait Visit {
 
 fn layout_of(text: &str) -> Layout {
     match evaluate(text) {
-        Ok(Value::Layout(l)) => l,
+        Ok(Value::Layout(AnyLayout::Int(l))) => l,
         Ok(Value::Tuple(t)) => Layout::column_major(t).unwrap(),
         other => panic!("{text}: {other:?}"),
     }

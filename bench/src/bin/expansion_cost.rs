@@ -139,7 +139,7 @@ fn main() {
     for k in 0..n {
         let expr = expression(&mut rng, k);
         let l = match evaluate(&expr) {
-            Ok(layout_core::Value::Layout(l)) => l,
+            Ok(layout_core::Value::Layout(layout_core::AnyLayout::Int(l))) => l,
             other => panic!("{expr}: {other:?}"),
         };
         let _ = writeln!(macro_lib, "    pub L{k} = {expr};");

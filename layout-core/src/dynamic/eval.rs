@@ -137,18 +137,108 @@ fn sym_of(e: &Expr) -> Option<SymInt> {
 /// Parses and evaluates `EXPR [where FACTS]` to a dynamic layout (a static result is a
 /// dynamic layout without symbols).
 pub fn evaluate_dynamic(text: &str) -> Result<DynLayout, ExprError> {
+    let (ast, facts) = parse_with_facts(text)?;
+    evaluate_dynamic_expr(&ast, &Env::new(), &DynEnv::new(), &facts)
+}
+
+fn parse_with_facts(text: &str) -> Result<(Expr, Vec<Cond>), ExprError> {
     let (expr, facts) = split_where(text);
     let facts = match facts {
         Some(f) => parse_facts(f, expr.len() + 5)?,
         None => Vec::new(),
     };
-    let ast = parse(expr.trim_end())?;
-    evaluate_dynamic_expr(&ast, &Env::new(), &DynEnv::new(), &facts)
+    Ok((parse(expr.trim_end())?, facts))
 }
 
-/// Evaluates a parsed expression over symbols with the facts assumed; the result carries
-/// the facts and the conditions the operations need.
-pub fn evaluate_dynamic_expr(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<DynLayout, ExprError> {
+/// An integer over symbols (`size((M,N))` is `M*N`), valid under its conditions (those of
+/// the layouts it was computed from, and the facts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DynInt {
+    pub value: SymInt,
+    pub conds: Vec<super::Condition>,
+    /// The symbols in order of first appearance.
+    pub symbols: Vec<String>,
+}
+
+impl DynInt {
+    /// The number with values for the symbols: checks positivity and every condition as
+    /// [`DynLayout::substitute`] does.
+    pub fn substitute(&self, value: &dyn Fn(&str) -> Option<i64>) -> Result<i64, super::DynamicError> {
+        let check = DynLayout {
+            shape: SymTuple::Leaf(SymInt::int(1)),
+            stride: SymTuple::Leaf(SymInt::int(0)),
+            conds: self.conds.clone(),
+            symbols: self.symbols.clone(),
+        };
+        check.substitute(value)?;
+        self.value.eval_int(value).ok_or_else(|| super::DynamicError::Overflow {
+            layout: self.value.to_string().into(),
+            values: self
+                .symbols
+                .iter()
+                .map(|s| format!("{s} = {}", value(s).unwrap_or(0)))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+}
+
+impl std::fmt::Display for DynInt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.value)
+    }
+}
+
+/// The value of an expression over symbols: a layout, or an integer (`size`, `cosize`,
+/// `rank`, `depth`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DynOutput {
+    Layout(DynLayout),
+    Int(DynInt),
+    /// `local_tile_edge(A, T)` as the whole expression: the tiles with edges.
+    Edges(super::EdgeTiles),
+}
+
+/// Parses and evaluates `EXPR [where FACTS]`: an integer-valued operation gives
+/// [`DynOutput::Int`], printed as an integer expression (`M*N`) that parses back;
+/// `local_tile_edge(A, T)` as the whole expression gives [`DynOutput::Edges`].
+pub fn evaluate_dynamic_value(text: &str) -> Result<DynOutput, ExprError> {
+    let (ast, facts) = parse_with_facts(text)?;
+    let (env, denv) = (Env::new(), DynEnv::new());
+    let order = check_facts(&ast, &env, &denv, &facts)?;
+    if let ExprKind::Call { name, args, .. } = &ast.kind
+        && name == "local_tile_edge"
+    {
+        let [a, t] = args.as_slice() else {
+            return Err(err(ast.span, format!("`local_tile_edge` takes a layout and a tiler, {} given", args.len())));
+        };
+        let a = evaluate_dynamic_expr(a, &env, &denv, &facts)?;
+        let tiler = evaluate_expr(t, &env)?.into_tiler().map_err(|m| err(t.span, m))?;
+        return super::local_tile_edge(&a, &tiler).map(DynOutput::Edges).map_err(|e| dyn_err(ast.span, e));
+    }
+    let cx = Cx { env: &env, denv: &denv, facts: &facts, used: Default::default() };
+    let v = cx.eval(&ast)?;
+    let int = match &v {
+        DynValue::Int(i) => Some(i.clone()),
+        DynValue::Static(Value::Tuple(crate::IntTuple::Int(k))) => Some(SymInt::int(*k)),
+        _ => None,
+    };
+    match int {
+        Some(value) => {
+            let conds = with_facts_first(&facts, cx.used.into_inner());
+            Ok(DynOutput::Int(DynInt { value, conds, symbols: order }))
+        }
+        None => {
+            let mut l = cx.layout(v, ast.span)?;
+            l.symbols = order;
+            l.conds = with_facts_first(&facts, std::mem::take(&mut l.conds));
+            Ok(DynOutput::Layout(l))
+        }
+    }
+}
+
+/// The symbols in order of first appearance; every fact must name only those.
+fn check_facts(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<Vec<String>, ExprError> {
     let mut order = Vec::new();
     symbol_order(e, env, denv, &mut order);
     for f in facts {
@@ -161,21 +251,32 @@ pub fn evaluate_dynamic_expr(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond])
             }
         }
     }
-    let cx = Cx { env, denv, facts };
-    let v = cx.eval(e)?;
-    let mut l = cx.layout(v, e.span)?;
-    l.symbols = order;
-    // The facts first: they are checked first at run time.
+    Ok(order)
+}
+
+/// The facts first (they are checked first at run time), then the other conditions.
+fn with_facts_first(facts: &[Cond], rest: Vec<super::Condition>) -> Vec<super::Condition> {
     let mut conds: Vec<_> = facts
         .iter()
         .map(|f| super::Condition { cond: f.clone(), kind: super::CondKind::Fact, why: "stated in `where`".into() })
         .collect();
-    for c in l.conds {
+    for c in rest {
         if !conds.contains(&c) {
             conds.push(c);
         }
     }
-    l.conds = conds;
+    conds
+}
+
+/// Evaluates a parsed expression over symbols with the facts assumed; the result carries
+/// the facts and the conditions the operations need.
+pub fn evaluate_dynamic_expr(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<DynLayout, ExprError> {
+    let order = check_facts(e, env, denv, facts)?;
+    let cx = Cx { env, denv, facts, used: Default::default() };
+    let v = cx.eval(e)?;
+    let mut l = cx.layout(v, e.span)?;
+    l.symbols = order;
+    l.conds = with_facts_first(facts, std::mem::take(&mut l.conds));
     Ok(l)
 }
 
@@ -212,6 +313,8 @@ struct Cx<'a> {
     env: &'a Env,
     denv: &'a DynEnv,
     facts: &'a [Cond],
+    /// The conditions of the layouts an integer-valued operation consumed.
+    used: std::cell::RefCell<Vec<super::Condition>>,
 }
 
 fn v_str(v: &DynValue) -> String {
@@ -370,9 +473,11 @@ impl Cx<'_> {
                 span,
                 format!(
                     "`{name}` is not available over symbols; the operations over dynamic layouts are logical_divide, \
-                     zipped_divide, tiled_divide, local_tile, local_partition, composition, logical_product, \
-                     blocked_product, raked_product, complement, coalesce, flatten, size, shape, stride, make_layout, \
-                     get, slice (and `local_tile_edge` as an item)"
+                     zipped_divide, tiled_divide, flat_divide, local_tile, local_partition, composition, \
+                     logical_product, zipped_product, tiled_product, flat_product, blocked_product, raked_product, \
+                     complement, right_inverse, left_inverse, coalesce, flatten, size, cosize, rank, depth, shape, \
+                     stride, make_layout, get, slice (and `local_tile_edge` as an item, or as the whole expression \
+                     of `layout eval`)"
                 ),
             )
         };
@@ -480,9 +585,37 @@ impl Cx<'_> {
                 }
                 Ok(DynValue::Layout(out))
             }
-            Op::Size => {
+            Op::Size | Op::Cosize | Op::Rank | Op::Depth => {
                 arity(1)?;
-                Ok(DynValue::Int(first(self)?.size()))
+                let a = first(self)?;
+                let mut used = self.used.borrow_mut();
+                for c in &a.conds {
+                    if !used.contains(c) {
+                        used.push(c.clone());
+                    }
+                }
+                let int = |k: usize| DynValue::Static(Value::Tuple(crate::IntTuple::Int(k as i64)));
+                Ok(match op {
+                    Op::Size => DynValue::Int(a.size()),
+                    Op::Rank => int(a.rank()),
+                    Op::Depth => int(a.depth()),
+                    _ => DynValue::Int(dl::cosize(&a).map_err(|e| dyn_err(span, e))?),
+                })
+            }
+            Op::RightInverse | Op::LeftInverse => {
+                arity(1)?;
+                let a = first(self)?;
+                lift(if op == Op::RightInverse { super::right_inverse(&a) } else { super::left_inverse(&a) })
+            }
+            Op::ZippedProduct | Op::TiledProduct | Op::FlatProduct | Op::FlatDivide => {
+                arity(2)?;
+                let (a, t) = (first(self)?, tiler(self)?);
+                lift(match op {
+                    Op::ZippedProduct => dl::zipped_product(&a, &t),
+                    Op::TiledProduct => dl::tiled_product(&a, &t),
+                    Op::FlatProduct => dl::flat_product(&a, &t),
+                    _ => dl::flat_divide(&a, &t),
+                })
             }
             Op::Shape | Op::Stride => {
                 arity(1)?;

@@ -235,7 +235,7 @@ impl DynLayout {
         DynLayout { shape: SymTuple::Tuple(shape), stride: SymTuple::Tuple(stride), conds, symbols }
     }
 
-    fn with_flat(&self, modes: Flat) -> DynLayout {
+    pub(super) fn with_flat(&self, modes: Flat) -> DynLayout {
         match modes.len() {
             0 => self.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
             1 => {
@@ -333,7 +333,10 @@ impl fmt::Display for DynLayout {
     }
 }
 
-fn merge(modes: &[(SymInt, SymInt)], keep_last: bool) -> Flat {
+/// Coalesces flat modes: drops extents that are 1 and merges `s0:d0 ++ s1:d1` when
+/// `d1 = s0·d0` symbolically; with `keep_last`, a trailing extent-1 mode that does not
+/// extend the previous one is kept (the last mode of a composition's left operand).
+pub(super) fn merge(modes: &[(SymInt, SymInt)], keep_last: bool) -> Flat {
     let mut out: Flat = Vec::new();
     for (s, d) in modes {
         if s.is_one() {
@@ -553,26 +556,53 @@ fn walk(
 }
 
 /// `complement(B, n)` of a static B in a symbolic extent n: the static holes of B, then
-/// the rest mode `n/c : c` (c the extent B and its holes cover), coalesced. With `exact`,
-/// requires `c | n` (the tiles cover A exactly).
-fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: Operation) -> Result<Flat, DynError> {
+/// the rest mode `n/c : c` (c the extent B and its holes cover), coalesced. B's complement
+/// must be exact (a divide needs a bijection, docs/algebra.md §3.9). With `exact`, `c | n`
+/// (the tiles cover A exactly) is required (a run-time check); otherwise it must be decided
+/// at expansion time (`flat_divide`'s ceil-div tiles have no form over symbols).
+fn complement_in(a: &mut DynLayout, b: &Layout, n: &SymInt, op: Operation, exact: bool) -> Result<Flat, DynError> {
+    if let Some((stride, extent)) = crate::complement::complement_weak_at(b) {
+        return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
+            op,
+            tiler: b.to_string(),
+            layout: a.to_string(),
+            reason: format!(
+                "its complement is weak (the stride {stride} is not a multiple of the extent {extent} below it)"
+            ),
+        }));
+    }
     let modes = complement_modes(b, 1).map_err(DynError::Layout)?;
     let mut flat: Flat = modes.flat_modes().into_iter().map(|(s, d)| (SymInt::int(s), SymInt::int(d))).collect();
     let Some(last) = flat.last_mut() else { return Err(DynError::Other("empty complement".into())) };
     let extent = last.1.clone();
     let (b2, n2, e2) = (b.to_string(), n.clone(), extent.clone());
-    a.require(Cond::divides(n.clone(), extent.clone()), || {
+    let why = move || {
         format!("{op}: the tiler `{b2}` covers {e2} elements, which must divide the size {n2} of the tiled mode")
-    })?;
+    };
+    let divides = Cond::divides(n.clone(), extent.clone());
+    if exact {
+        a.require(divides, why)?;
+    } else if !a.decide(divides, why)? {
+        return Err(DynError::Other(format!(
+            "{op}: the tiler `{b}` does not divide the size {n} of the tiled mode; ceil-div tiles have no form over \
+             symbols (`local_tile_edge` tiles with edges)"
+        )));
+    }
     last.0 = n.div(&extent);
     Ok(merge(&flat, false))
 }
 
 /// `logical_divide(A, B)` for a static layout B: `A ∘ (B, complement(B, |A|))`.
 pub fn logical_divide(a: &DynLayout, b: &Layout, op: Operation) -> Result<DynLayout, DynError> {
+    divide_by(a, b, op, true)
+}
+
+/// `A ∘ (B, complement(B, |A|))`: with `exact`, the tiles must cover A (a run-time check);
+/// otherwise that must be decided at expansion time.
+fn divide_by(a: &DynLayout, b: &Layout, op: Operation, exact: bool) -> Result<DynLayout, DynError> {
     if let Some(&(s, _)) = b.flat_modes().iter().find(|&&(s, d)| d == 0 && s > 1) {
         return Err(DynError::Layout(crate::LayoutError::TilerNotBijective {
-            op: Operation::LogicalDivide,
+            op,
             tiler: b.to_string(),
             layout: a.to_string(),
             reason: format!("its broadcast mode of extent {s} (stride 0) repeats tiles"),
@@ -580,7 +610,7 @@ pub fn logical_divide(a: &DynLayout, b: &Layout, op: Operation) -> Result<DynLay
     }
     let mut a = a.clone();
     let n = a.size();
-    let rest = complement_in(&mut a, b, &n, op)?;
+    let rest = complement_in(&mut a, b, &n, op, exact)?;
     let b_dyn = DynLayout::from_layout(b);
     let rest = b_dyn.with_flat(rest);
     let star = DynLayout::concat(vec![b_dyn, rest]);
@@ -629,8 +659,18 @@ pub fn composition_tiler(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError
 
 /// `((tiles…), (rests…, untiled modes…))`.
 fn hier_unzip(a: &DynLayout, t: &Tiler, op: Operation) -> Result<DynLayout, DynError> {
+    hier_unzip_by(a, t, &|a, b| logical_divide(a, b, op))
+}
+
+/// `((firsts…), (seconds…, untiled modes…))` of `split` applied by mode (layout-core's
+/// `hier_unzip`).
+pub(super) fn hier_unzip_by(
+    a: &DynLayout,
+    t: &Tiler,
+    split: &dyn Fn(&DynLayout, &Layout) -> Result<DynLayout, DynError>,
+) -> Result<DynLayout, DynError> {
     let m = match t {
-        Tiler::Layout(b) => return logical_divide(a, b, op),
+        Tiler::Layout(b) => return split(a, b),
         Tiler::Modes(m) => m,
     };
     let modes = a.modes();
@@ -640,7 +680,7 @@ fn hier_unzip(a: &DynLayout, t: &Tiler, op: Operation) -> Result<DynLayout, DynE
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for (ai, ti) in modes.iter().zip(m) {
         let split = match ti {
-            Some(ti) => hier_unzip(ai, ti, op)?,
+            Some(ti) => hier_unzip_by(ai, ti, split)?,
             None => DynLayout::concat(vec![
                 ai.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
                 ai.clone(),
@@ -660,11 +700,7 @@ pub fn zipped_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
 
 /// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
 pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
-    let z = hier_unzip(a, t, Operation::TiledDivide)?;
-    let modes = z.modes();
-    let mut out = vec![modes[0].clone()];
-    out.extend(modes.get(1).map(DynLayout::modes).unwrap_or_default());
-    Ok(DynLayout::concat(out))
+    Ok(tiled_unpack(&hier_unzip(a, t, Operation::TiledDivide)?))
 }
 
 /// `local_tile(A, T)`: mode 0 of the zipped divide (one tile).
@@ -706,6 +742,27 @@ pub fn slice(a: &DynLayout, c: &SliceCoord) -> Result<DynLayout, DynError> {
     Ok(a.with(s, d))
 }
 
+/// `cosize(L) = 1 + Σ (s_i - 1)·max(d_i, 0)` over symbols, when it is one product of
+/// symbols and integers (`(M,N):(1,M)` has cosize `M*N`); a sum such as `M + LD*N - LD`
+/// (`(M,N):(1,LD)`) has no form in the notation and is an error.
+pub fn cosize(l: &DynLayout) -> Result<SymInt, DynError> {
+    let mut terms = vec![SymInt::int(1)];
+    for (s, d) in l.flat_modes().into_iter().filter(|(_, d)| d.coef().0 > 0) {
+        terms.push(s.mul(&d));
+        terms.push(d.scale(-1));
+    }
+    match combine(terms).as_slice() {
+        [one] if one.coef().0 > 0 => Ok(one.clone()),
+        sum => {
+            let shown: Vec<String> = sum.iter().map(SymInt::to_string).collect();
+            Err(DynError::Other(format!(
+                "cosize: the cosize of `{l}` is `{}`, a sum, which the notation writes only as a product of symbols",
+                shown.join(" + ").replace("+ -", "- ")
+            )))
+        }
+    }
+}
+
 /// The cosize `1 + Σ (s_i - 1)·d_i` of a layout with non-negative strides, when it is one
 /// monomial (`(M,N):(1,M)` has cosize `M*N`).
 fn cosize_monomial(l: &DynLayout) -> Option<SymInt> {
@@ -721,29 +778,18 @@ fn cosize_monomial(l: &DynLayout) -> Option<SymInt> {
     }
 }
 
-/// The un-coalesced complement of A over symbols: for the modes of filter(A) sorted by
-/// stride (each comparison decided, or an error naming the fact), a hole `d_i/e : e` before
-/// each, where e is the extent covered so far; the condition `d_i >= e` (the modes do not
-/// overlap) is decided or checked at run time. The complement must be exact (`e | d_i`,
-/// decided at expansion time): a weak complement is not taken over symbols. The rest mode
-/// `rest : e` comes last, with `rest` from the caller.
-fn complement_flat(
-    a: &mut DynLayout,
-    of: &DynLayout,
-    rest: &dyn Fn(&mut DynLayout, &SymInt) -> Result<SymInt, DynError>,
-    op: Operation,
-) -> Result<Flat, DynError> {
-    if of.stride.leaves().iter().any(SymInt::is_negative) {
-        return Err(DynError::Other(format!("{op} needs non-negative strides, but `{of}` has a negative one")));
-    }
-    let kept: Flat = of.flat_modes().into_iter().filter(|(s, d)| !s.is_one() && !d.is_zero()).collect();
-    let mut modes = merge(&kept, false);
-    // Insertion sort by stride, every comparison decided.
+/// Sorts modes by their stride (insertion sort), every comparison decided by the solver of
+/// `a` or an error naming the fact that decides it.
+pub(super) fn sort_by_stride<T>(
+    a: &DynLayout,
+    modes: &mut [T],
+    stride: impl Fn(&T) -> &SymInt,
+    shown: &dyn Fn() -> String,
+) -> Result<(), DynError> {
     for i in 1..modes.len() {
         let mut j = i;
         while j > 0 {
-            let (lo, hi) = (modes[j - 1].1.clone(), modes[j].1.clone());
-            let shown = || format!("{op}: sorting the strides of `{of}`");
+            let (lo, hi) = (stride(&modes[j - 1]).clone(), stride(&modes[j]).clone());
             let solver = a.solver();
             if solver.prove(&Cond::ge(hi.clone(), lo.clone())) == Some(true) {
                 break;
@@ -755,6 +801,32 @@ fn complement_flat(
             j -= 1;
         }
     }
+    Ok(())
+}
+
+/// The un-coalesced complement of A over symbols: for the modes of filter(A) sorted by
+/// stride (each comparison decided, or an error naming the fact), a hole `⌊d_i/e⌋ : e` before
+/// each, where e is the extent covered so far; the condition `d_i >= e` (the modes do not
+/// overlap) is decided or checked at run time. Whether `e | d_i` (the complement is exact)
+/// is decided at expansion time; a weak hole (`e ∤ d_i`) is taken when `weak` allows it and
+/// `d_i/e` is a constant (its floor is then a number). The rest mode `rest : e` comes last,
+/// with `rest` from the caller. Returns the modes, the sorted modes of A and whether a hole
+/// is weak.
+fn complement_flat(
+    a: &mut DynLayout,
+    of: &DynLayout,
+    rest: &dyn Fn(&mut DynLayout, &SymInt) -> Result<SymInt, DynError>,
+    op: Operation,
+    weak: bool,
+) -> Result<(Flat, Flat, bool), DynError> {
+    if of.stride.leaves().iter().any(SymInt::is_negative) {
+        return Err(DynError::Other(format!("{op} needs non-negative strides, but `{of}` has a negative one")));
+    }
+    let kept: Flat = of.flat_modes().into_iter().filter(|(s, d)| !s.is_one() && !d.is_zero()).collect();
+    let mut modes = merge(&kept, false);
+    sort_by_stride(a, &mut modes, |m| &m.1, &|| format!("{op}: sorting the strides of `{of}`"))?;
+    let sorted = modes.clone();
+    let mut is_weak = false;
     let mut extent = SymInt::int(1);
     let mut out = Vec::new();
     for (s, d) in modes {
@@ -763,20 +835,35 @@ fn complement_flat(
             format!("{op}: the mode with stride {d2} of `{of}` must not start inside the extent {e2} below it")
         })?;
         let exact = a.decide(Cond::divides(d.clone(), extent.clone()), || {
-            format!("{op}: over symbols the complement of `{of}` must be exact")
+            format!("{op}: whether the complement of `{of}` is exact")
         })?;
-        if !exact {
-            return Err(DynError::Other(format!(
-                "{op}: the complement of `{of}` is weak (its stride {d} is not a multiple of the extent {extent} below \
-                 it); weak complements are not taken over symbols"
-            )));
-        }
-        out.push((d.div(&extent), extent.clone()));
+        let ratio = d.div(&extent);
+        let hole = match (exact, ratio.is_const()) {
+            (true, _) => ratio,
+            (false, true) if weak => {
+                is_weak = true;
+                let (n, q) = ratio.coef();
+                SymInt::ratio(n.div_euclid(q), 1)
+            }
+            (false, true) => {
+                return Err(DynError::Other(format!(
+                    "{op}: the complement of `{of}` is weak (its stride {d} is not a multiple of the extent {extent} \
+                     below it), and {op} needs copies whose disjointness the symbolic algebra does not check"
+                )));
+            }
+            (false, false) => {
+                return Err(DynError::Other(format!(
+                    "{op}: the complement of `{of}` is weak (its stride {d} is not a multiple of the extent {extent} \
+                     below it), and ⌊{d}/{extent}⌋ is not a product of symbols"
+                )));
+            }
+        };
+        out.push((hole, extent.clone()));
         extent = s.mul(&d);
     }
     let r = rest(a, &extent)?;
     out.push((r, extent));
-    Ok(out)
+    Ok((out, sorted, is_weak))
 }
 
 /// `complement(A, cotarget)` over symbols (`cotarget` defaults to `cosize(A)`, which must
@@ -797,8 +884,11 @@ pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout,
     }
     let mut out = a.clone();
     let rest = |l: &mut DynLayout, e: &SymInt| -> Result<SymInt, DynError> {
-        if let (Some(c), Some(e)) = (cot.as_int(), e.as_int()) {
-            return Ok(SymInt::int((c + e - 1) / e));
+        // A constant ratio (`19*M` over `5*M`) rounds up to a number.
+        let ratio = cot.div(e);
+        if ratio.is_const() {
+            let (n, d) = ratio.coef();
+            return Ok(SymInt::ratio((n + d - 1).div_euclid(d), 1));
         }
         let shown = || format!("complement: the rest mode of `{a}` is ⌈{cot}/{e}⌉, exact over symbols only");
         if l.decide(Cond::divides(cot.clone(), e.clone()), shown)? {
@@ -809,9 +899,52 @@ pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout,
             )))
         }
     };
-    let flat = complement_flat(&mut out, a, &rest, Operation::Complement)?;
-    let merged = merge(&flat, false);
-    Ok(out.with_flat(merged))
+    let (flat, sorted, weak) = complement_flat(&mut out, a, &rest, Operation::Complement, true)?;
+    if weak {
+        // A symbolic extent that is 1 drops out of the static construction, which changes
+        // the floors of a weak complement: each must be decided greater than 1.
+        for (s, _) in &sorted {
+            if !s.is_const() {
+                let s2 = s.clone();
+                if !out.decide(Cond::gt(s.clone(), SymInt::int(1)), || {
+                    format!("complement: `{a}` has a weak complement, whose holes change when the extent {s2} is 1")
+                })? {
+                    return Err(DynError::Other(format!("complement: the extent {s} of `{a}` is 1")));
+                }
+            }
+        }
+        // CuTe's post-condition `cosize((A, A*)) >= cotarget`, which an exact complement
+        // always meets: Σ (s-1)·d over A, plus 1 + Σ (h-1)·e over the complement.
+        let mut terms = vec![SymInt::int(1), cot.scale(-1)];
+        for (s, d) in sorted.iter().chain(&flat) {
+            terms.push(s.mul(d));
+            terms.push(d.scale(-1));
+        }
+        let (pos, neg): (Vec<SymInt>, Vec<SymInt>) = combine(terms).into_iter().partition(|t| t.coef().0 > 0);
+        let neg: Vec<SymInt> = neg.iter().map(|t| t.scale(-1)).collect();
+        let reach = match (pos.as_slice(), neg.as_slice()) {
+            (_, []) => Some(true),
+            ([], _) => Some(false),
+            ([p], [n]) => out.solver().prove(&Cond::ge(p.clone(), n.clone())),
+            _ => None,
+        };
+        match reach {
+            Some(true) => {}
+            Some(false) => {
+                return Err(DynError::Other(format!(
+                    "complement: `{a}` has only a weak complement in {cot}, and `(A, complement)` falls short of the \
+                     cotarget {cot} for every value of the symbols"
+                )));
+            }
+            None => {
+                return Err(DynError::Other(format!(
+                    "complement: `{a}` has only a weak complement in {cot}; whether `(A, complement)` reaches the \
+                     cotarget is not decided over symbols"
+                )));
+            }
+        }
+    }
+    Ok(out.with_flat(merge(&flat, false)))
 }
 
 /// `logical_product(A, B) = (A, complement(A, |A|·cosize(B)) ∘ B)` over symbols: A's
@@ -834,7 +967,7 @@ pub fn logical_product(a: &DynLayout, b: &DynLayout) -> Result<DynLayout, DynErr
         acc.mul(s).mul(&d)
     });
     let rest = |_: &mut DynLayout, _: &SymInt| Ok(bound.clone());
-    let flat = complement_flat(&mut out, a, &rest, Operation::LogicalProduct)?;
+    let (flat, _, _) = complement_flat(&mut out, a, &rest, Operation::LogicalProduct, false)?;
     let c = out.with_flat(merge(&flat, false));
     let copies = compose(&c, b)?;
     let mut result = DynLayout::concat(vec![a.clone(), copies]);
@@ -877,4 +1010,53 @@ pub fn zip_product(a: &DynLayout, b: &DynLayout, raked: bool) -> Result<DynLayou
     let mut out = DynLayout::concat(pairs);
     out.symbols = p.symbols;
     Ok(out)
+}
+
+/// `(firsts…, seconds…)` from a zipped result: both modes unpacked, a part of rank 1 kept
+/// whole (layout-core's `flat_unpack`).
+fn flat_unpack(zipped: &DynLayout) -> DynLayout {
+    let mut out = Vec::new();
+    for part in zipped.modes() {
+        if part.rank() == 1 {
+            out.push(part);
+        } else {
+            out.extend(part.modes());
+        }
+    }
+    let mut l = DynLayout::concat(out);
+    l.symbols = zipped.symbols.clone();
+    l
+}
+
+/// `((firsts…), second_0, second_1, …)` from a zipped result.
+fn tiled_unpack(zipped: &DynLayout) -> DynLayout {
+    let modes = zipped.modes();
+    let mut out = vec![modes[0].clone()];
+    out.extend(modes.get(1).map(DynLayout::modes).unwrap_or_default());
+    let mut l = DynLayout::concat(out);
+    l.symbols = zipped.symbols.clone();
+    l
+}
+
+/// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`. layout-core's `flat_divide` takes ceil-div
+/// tiles; over symbols the tiles must provably divide A (`where M % 8 == 0`), and the tiler
+/// may not broadcast.
+pub fn flat_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    Ok(flat_unpack(&hier_unzip_by(a, t, &|a, b| divide_by(a, b, Operation::FlatDivide, false))?))
+}
+
+/// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`, each mode's
+/// [`logical_product`] with its static tile.
+pub fn zipped_product(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    hier_unzip_by(a, t, &|a, b| logical_product(a, &DynLayout::from_layout(b)))
+}
+
+/// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)`.
+pub fn tiled_product(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    Ok(tiled_unpack(&zipped_product(a, t)?))
+}
+
+/// `flat_product(A, T)`: both modes of the zipped product unpacked.
+pub fn flat_product(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
+    Ok(flat_unpack(&zipped_product(a, t)?))
 }

@@ -20,6 +20,7 @@
 
 mod edge;
 mod eval;
+mod inverse;
 mod layout;
 mod solve;
 mod symint;
@@ -29,10 +30,15 @@ use std::borrow::Cow;
 use thiserror::Error;
 
 pub use edge::{EdgeGrid, EdgeMode, EdgeTiles, local_tile_edge};
-pub use eval::{DynEnv, DynValue, evaluate_dynamic, evaluate_dynamic_expr, mentions_symbols, parse_facts};
+pub use eval::{
+    DynEnv, DynInt, DynOutput, DynValue, evaluate_dynamic, evaluate_dynamic_expr, evaluate_dynamic_value,
+    mentions_symbols, parse_facts,
+};
+pub use inverse::{left_inverse, right_inverse};
 pub use layout::{
-    DynLayout, SymTuple, complement, compose, composition_tiler, local_partition, local_tile, logical_divide,
-    logical_divide_tiler, logical_product, logical_product_tiler, slice, tiled_divide, zip_product, zipped_divide,
+    DynLayout, SymTuple, complement, compose, composition_tiler, cosize, flat_divide, flat_product, local_partition,
+    local_tile, logical_divide, logical_divide_tiler, logical_product, logical_product_tiler, slice, tiled_divide,
+    tiled_product, zip_product, zipped_divide, zipped_product,
 };
 pub use solve::{Cond, CondKind, Condition, Rel, Solver};
 pub use symint::SymInt;

@@ -9,6 +9,7 @@ use super::ast::{Expr, ExprKind, Span};
 use super::extended as ext;
 use super::parser::parse;
 use super::value::Value;
+use crate::any_layout::AnyLayout;
 use crate::error::{Blame, LayoutError};
 use crate::int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd};
 use crate::layout::Layout;
@@ -96,10 +97,10 @@ pub fn evaluate_expr(e: &Expr, env: &Env) -> Result<Value, ExprError> {
                 ExprError::Layout { span, error }
             };
             match evaluate_expr(d, env)? {
-                Value::Stride(stride) => stride.layout(shape).map(Value::from_strided).map_err(at),
+                Value::Stride(stride) => stride.layout(shape).map(Value::layout).map_err(at),
                 v => {
                     let stride = int_tuple_of(v, d.span, "the stride of a layout")?;
-                    Layout::new(shape, stride).map(Value::Layout).map_err(at)
+                    Layout::new(shape, stride).map(Value::layout).map_err(at)
                 }
             }
         }
@@ -237,7 +238,8 @@ impl Args<'_> {
     /// Operand i as an integer layout (a bare shape is column-major).
     pub(super) fn layout(&self, i: usize) -> Result<Layout, ExprError> {
         match &self.vals[i] {
-            v @ (Value::Swizzle(_) | Value::Swizzled(_) | Value::BasisLayout(_) | Value::F2Layout(_)) => {
+            v @ Value::Swizzle(_)
+            | v @ Value::Layout(AnyLayout::Swizzled(_) | AnyLayout::Coordinate(_) | AnyLayout::F2(_)) => {
                 Err(self.ty(i, format!("`{}` is not defined for {} (`{v}`)", self.op, v.kind())))
             }
             v => v.clone().into_layout().map_err(|m| self.ty(i, m)),
@@ -353,10 +355,10 @@ pub static FUNCTIONS: &[Function] = &[
     f!(TiledDivide, "tiled_divide(A, tiler)", 2, 2, |a| ext::divide(a, tiled_divide)),
     f!(FlatDivide, "flat_divide(A, tiler)", 2, 2, |a| ext::divide(a, flat_divide)),
     f!(LocalTile, "local_tile(A, tiler)", 2, 2, |a| {
-        a.lift(local_tile(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
+        a.lift(local_tile(&a.layout(0)?, &a.tiler(1)?)).map(Value::layout)
     }),
     f!(LocalPartition, "local_partition(A, tiler)", 2, 2, |a| {
-        a.lift(local_partition(&a.layout(0)?, &a.tiler(1)?)).map(Value::Layout)
+        a.lift(local_partition(&a.layout(0)?, &a.tiler(1)?)).map(Value::layout)
     }),
     f!(LogicalProduct, "logical_product(A, tiler)", 2, 2, |a| ext::product(a, logical_product_tiler)),
     f!(ZippedProduct, "zipped_product(A, tiler)", 2, 2, |a| ext::product(a, zipped_product)),
@@ -365,30 +367,30 @@ pub static FUNCTIONS: &[Function] = &[
     f!(BlockedProduct, "blocked_product(A, B)", 2, 2, |a| ext::product_layout(a, blocked_product)),
     f!(RakedProduct, "raked_product(A, B)", 2, 2, |a| ext::product_layout(a, raked_product)),
     f!(MaxCommonLayout, "max_common_layout(A, B)", 2, 2, |a| {
-        a.lift(max_common_layout(&a.layout(0)?, &a.layout(1)?)).map(Value::Layout)
+        a.lift(max_common_layout(&a.layout(0)?, &a.layout(1)?)).map(Value::layout)
     }),
     f!(MaxCommonVector, "max_common_vector(A, B)", 2, 2, |a| {
         a.lift(max_common_vector(&a.layout(0)?, &a.layout(1)?)).map(int)
     }),
-    f!(Nullspace, "nullspace(L)", 1, 1, |a| a.lift(nullspace(&a.layout(0)?)).map(Value::Layout)),
-    f!(Upcast, "upcast(L, N)", 2, 2, |a| a.lift(upcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
-    f!(Downcast, "downcast(L, N)", 2, 2, |a| a.lift(downcast(&a.layout(0)?, a.int(1)?)).map(Value::Layout)),
+    f!(Nullspace, "nullspace(L)", 1, 1, |a| a.lift(nullspace(&a.layout(0)?)).map(Value::layout)),
+    f!(Upcast, "upcast(L, N)", 2, 2, |a| a.lift(upcast(&a.layout(0)?, a.int(1)?)).map(Value::layout)),
+    f!(Downcast, "downcast(L, N)", 2, 2, |a| a.lift(downcast(&a.layout(0)?, a.int(1)?)).map(Value::layout)),
     f!(TileToShape, "tile_to_shape(block, shape)", 2, 2, |a| {
-        a.lift(tile_to_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::Layout)
+        a.lift(tile_to_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::layout)
     }),
     f!(MakeOrderedLayout, "make_ordered_layout(shape, order)", 2, 2, |a| {
-        a.lift(make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?)).map(Value::Layout)
+        a.lift(make_ordered_layout(&a.tuple(0)?, &a.tuple(1)?)).map(Value::layout)
     }),
-    f!(MakeLayoutLike, "make_layout_like(L)", 1, 1, |a| a.lift(make_layout_like(&a.layout(0)?)).map(Value::Layout)),
+    f!(MakeLayoutLike, "make_layout_like(L)", 1, 1, |a| a.lift(make_layout_like(&a.layout(0)?)).map(Value::layout)),
     f!(WithShape, "with_shape(L, shape)", 2, 2, |a| {
-        a.lift(with_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::Layout)
+        a.lift(with_shape(&a.layout(0)?, &a.tuple(1)?)).map(Value::layout)
     }),
     f!(Flatten, "flatten(L)", 1, 1, ext::flatten),
     f!(Group, "group(L, begin, end)", 3, 3, |a| {
-        a.lift(a.layout(0)?.group(a.index(1)?, a.index(2)?)).map(Value::Layout)
+        a.lift(a.layout(0)?.group(a.index(1)?, a.index(2)?)).map(Value::layout)
     }),
-    f!(Append, "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::Layout)),
-    f!(Prepend, "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::Layout)),
+    f!(Append, "append(L, M)", 2, 2, |a| a.lift(a.layout(0)?.append(&a.layout(1)?)).map(Value::layout)),
+    f!(Prepend, "prepend(L, M)", 2, 2, |a| a.lift(a.layout(0)?.prepend(&a.layout(1)?)).map(Value::layout)),
     f!(Get, "get(L, i[, j, …])", 2, usize::MAX, ext::get),
     f!(Eval, "eval(L, index or coordinate)", 2, 2, ext::eval),
     f!(Slice, "slice(L, coordinate with _)", 2, 2, ext::slice_layout),
@@ -406,9 +408,9 @@ pub static FUNCTIONS: &[Function] = &[
     f!(MakeSwizzle, "make_swizzle(B, M, S), written Sw<B,M,S>", 3, 3, ext::make_swizzle),
     f!(
         MakeComposedLayout,
-        "make_composed_layout(Sw, offset, L), written Sw o offset o L",
-        3,
-        3,
+        "make_composed_layout(F, …, L), written Sw o offset o L or A o Sw o offset o B",
+        2,
+        17,
         ext::make_composed_layout
     ),
     f!(ScaledBasis, "scaled_basis(a, i[, b, j, …]), written a@i+b@j", 2, usize::MAX, ext::scaled_basis),

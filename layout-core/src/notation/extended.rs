@@ -1,49 +1,30 @@
 //! The operations of the expression language on the values beyond integer layouts: swizzles
 //! `Sw<B,M,S>`, swizzled layouts `Sw o off o L`, coordinate layouts (strides `a@i`) and F2
-//! layouts (strides `fk`). Each operation looks at the kind of its layout operand and runs
-//! the integer operation for an integer layout; where an operation is not defined for a kind,
-//! the error is a type error at that operand.
+//! layouts (strides `fk`). Each operation runs on a layout of any kind ([`AnyLayout`]), whose
+//! impl dispatches on the kind; where an operation is not defined for a kind, the error is a
+//! type error at that operand.
 
 use super::eval::{Args, ExprError};
 use super::value::Value;
+use crate::any_layout::AnyLayout;
 use crate::checked;
+use crate::composed::{self, Stage};
 use crate::int_tuple::IntTuple;
 use crate::layout::Layout;
 use crate::stride::Stride;
-use crate::swizzle::{Swizzle, SwizzledLayout};
+use crate::swizzle::Swizzle;
 use crate::tiler::Tiler;
 use crate::*;
 
 type Res = Result<Value, ExprError>;
 
-/// A layout operand of any kind.
-pub(super) enum Any {
-    Int(Layout),
-    Swizzled(SwizzledLayout),
-    Basis(BasisLayout),
-    F2(F2Layout),
-}
-
-impl Any {
-    fn shape(&self) -> &IntTuple {
-        match self {
-            Any::Int(l) => l.shape(),
-            Any::Swizzled(s) => s.shape(),
-            Any::Basis(b) => b.shape(),
-            Any::F2(f) => f.shape(),
-        }
-    }
-}
-
 impl Args<'_> {
     /// Operand i as a layout of any kind (a bare shape is column-major).
-    pub(super) fn any(&self, i: usize) -> Result<Any, ExprError> {
-        Ok(match &self.vals[i] {
-            Value::Swizzled(s) => Any::Swizzled(s.clone()),
-            Value::BasisLayout(b) => Any::Basis(b.clone()),
-            Value::F2Layout(f) => Any::F2(f.clone()),
-            _ => Any::Int(self.layout(i)?),
-        })
+    pub(super) fn any(&self, i: usize) -> Result<AnyLayout, ExprError> {
+        match &self.vals[i] {
+            Value::Layout(l) => Ok(l.clone()),
+            _ => self.layout(i).map(AnyLayout::Int),
+        }
     }
 
     fn swizzle(&self, i: usize) -> Option<Swizzle> {
@@ -57,6 +38,14 @@ impl Args<'_> {
     fn undefined(&self, i: usize, why: &str) -> ExprError {
         let v = &self.vals[i];
         self.ty(i, format!("`{}` is not defined for {} (`{v}`){why}", self.op, v.kind()))
+    }
+
+    /// Operand 0 through an operation on its integer inner layout, or the type error.
+    fn on_inner(&self, op: impl FnOnce(&Layout) -> crate::Result<Layout>, why: &str) -> Res {
+        match self.any(0)?.map_inner(op) {
+            Some(r) => self.lift(r).map(Value::Layout),
+            None => Err(self.undefined(0, why)),
+        }
     }
 }
 
@@ -72,32 +61,22 @@ pub(super) fn size(a: &Args) -> Res {
     if let Some(sw) = a.swizzle(0) {
         return Ok(int(sw.size()));
     }
-    Ok(int(match a.any(0)? {
-        Any::Int(l) => l.size(),
-        Any::Swizzled(s) => s.size(),
-        Any::Basis(b) => b.size(),
-        Any::F2(f) => f.size(),
-    }))
+    Ok(int(a.any(0)?.size()))
 }
 
 pub(super) fn cosize(a: &Args) -> Res {
     if let Some(sw) = a.swizzle(0) {
         return Ok(int(sw.size()));
     }
-    match a.any(0)? {
-        Any::Int(l) => a.lift(l.cosize()).map(int),
-        Any::Swizzled(s) => a.lift(s.cosize()).map(int),
-        Any::Basis(b) => a.lift(b.cosize()).map(Value::Tuple),
-        Any::F2(f) => a.lift(f.cosize()).map(int),
-    }
+    a.lift(a.any(0)?.cosize()).map(Value::Tuple)
 }
 
 pub(super) fn rank(a: &Args) -> Res {
-    Ok(usize_int(a.any(0)?.shape().rank()))
+    Ok(usize_int(a.any(0)?.rank()))
 }
 
 pub(super) fn depth(a: &Args) -> Res {
-    Ok(usize_int(a.any(0)?.shape().depth()))
+    Ok(usize_int(a.any(0)?.depth()))
 }
 
 pub(super) fn shape(a: &Args) -> Res {
@@ -106,33 +85,27 @@ pub(super) fn shape(a: &Args) -> Res {
 
 pub(super) fn stride(a: &Args) -> Res {
     match a.any(0)? {
-        Any::Int(l) => Ok(Value::Tuple(l.stride().clone())),
-        Any::Basis(b) => Ok(Value::Stride(b.stride())),
-        Any::F2(f) => Ok(Value::Stride(f.stride_tuple())),
-        Any::Swizzled(_) => Err(a.undefined(0, ": a swizzled layout has no strides (CuTe C++ deletes them too)")),
+        AnyLayout::Int(l) => Ok(Value::Tuple(l.stride().clone())),
+        AnyLayout::Coordinate(b) => Ok(Value::Stride(b.stride())),
+        AnyLayout::F2(f) => Ok(Value::Stride(f.stride())),
+        AnyLayout::Swizzled(_) => Err(a.undefined(0, ": a swizzled layout has no strides (CuTe C++ deletes them too)")),
+        AnyLayout::Composed(_) => Err(a.undefined(0, ": a composed layout has no strides (CuTe C++ deletes them too)")),
     }
 }
 
 pub(super) fn coalesce(a: &Args) -> Res {
-    let profile = if a.opt(1) { Some(a.tuple(1)?) } else { None };
-    let by_profile = |l: &Layout| match &profile {
-        Some(p) => coalesce_by_mode(l, p),
-        None => Ok(crate::coalesce(l)),
-    };
-    match a.any(0)? {
-        Any::Int(l) => a.lift(by_profile(&l)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.map_inner(by_profile)).map(Value::from_swizzled),
-        _ if profile.is_some() => Err(a.undefined(0, " with a profile")),
-        Any::Basis(b) => Ok(Value::from_basis(b.coalesce())),
-        Any::F2(f) => Ok(Value::F2Layout(f.coalesce())),
+    if !a.opt(1) {
+        return Ok(Value::Layout(a.any(0)?.coalesce()));
     }
+    let profile = a.tuple(1)?;
+    a.on_inner(|l| coalesce_by_mode(l, &profile), " with a profile")
 }
 
 pub(super) fn coalesce_z(a: &Args) -> Res {
-    match a.any(0)? {
-        Any::Swizzled(s) => a.lift(s.map_inner(|l| Ok(coalesce_extended(l)))).map(Value::from_swizzled),
-        _ => Ok(Value::Layout(coalesce_extended(&a.layout(0)?))),
+    if matches!(a.vals[0], Value::Layout(AnyLayout::Swizzled(_))) {
+        return a.on_inner(|l| Ok(coalesce_extended(l)), "");
     }
+    Ok(Value::layout(coalesce_extended(&a.layout(0)?)))
 }
 
 pub(super) fn filter(a: &Args) -> Res {
@@ -141,40 +114,46 @@ pub(super) fn filter(a: &Args) -> Res {
         Some(p) => filter_by_mode(l, p),
         None => Ok(crate::filter(l)),
     };
-    match a.any(0)? {
-        Any::Swizzled(s) => a.lift(s.map_inner(by_profile)).map(Value::from_swizzled),
-        _ => a.lift(by_profile(&a.layout(0)?)).map(Value::Layout),
+    if matches!(a.vals[0], Value::Layout(AnyLayout::Swizzled(_))) {
+        return a.on_inner(by_profile, "");
     }
+    a.lift(by_profile(&a.layout(0)?)).map(Value::layout)
 }
 
-/// `composition(A, B)`: B a layout or tiler (A of any kind), or B producing coordinates
-/// (coordinate reduction, A of any kind).
+/// `composition(A, B)`: B a layout or tiler (A of any kind), B producing coordinates
+/// (coordinate reduction, A of any kind), or B a swizzle, a swizzled or a composed layout (A
+/// with integer values): the composed layout `A o B` in normal form (docs/algebra.md §1.6).
 pub(super) fn composition(a: &Args) -> Res {
     let lhs = a.any(0)?;
-    if let Value::BasisLayout(b) = &a.vals[1] {
-        return match lhs {
-            Any::Int(l) => a.lift(compose_coordinates(&l, b)).map(Value::Layout),
-            Any::Swizzled(s) => a.lift(s.compose_coordinates(b)).map(Value::from_swizzled),
-            Any::Basis(x) => a.lift(x.compose_coordinates(b)).map(Value::from_basis),
-            Any::F2(f) => a.lift(f.compose_coordinates(b)).map(Value::F2Layout),
-        };
-    }
-    if matches!(a.vals[1], Value::Swizzled(_) | Value::F2Layout(_) | Value::Swizzle(_)) {
-        return Err(a.undefined(1, " on the right: B must be an integer layout, a tiler or a coordinate layout"));
-    }
-    let t = a.tiler(1)?;
-    match lhs {
-        Any::Int(l) => a.lift(composition_tiler(&l, &t)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.compose(&t)).map(Value::from_swizzled),
-        Any::Basis(b) => a.lift(b.compose(&t)).map(Value::from_basis),
-        Any::F2(f) => a.lift(f.compose(&t)).map(Value::F2Layout),
+    let chained = match &a.vals[1] {
+        Value::Layout(AnyLayout::Coordinate(b)) => return a.lift(lhs.compose_coordinates(b)).map(Value::Layout),
+        Value::Layout(b @ (AnyLayout::Swizzled(_) | AnyLayout::Composed(_))) => compose_chains(&lhs, b),
+        Value::Swizzle(sw) => compose_swizzle(&lhs, *sw),
+        Value::Layout(AnyLayout::F2(_)) => {
+            return Err(a.undefined(
+                1,
+                " on the right: B must be an integer layout, a tiler, a coordinate layout, a swizzle or a \
+                 swizzled layout",
+            ));
+        }
+        _ => {
+            let t = a.tiler(1)?;
+            return a.lift(lhs.compose(&t)).map(Value::Layout);
+        }
+    };
+    match chained {
+        Some(r) => a.lift(r).map(Value::Layout),
+        None => Err(a.undefined(
+            0,
+            ": with a swizzle or a swizzled layout on the right, A is an integer, swizzled or composed layout",
+        )),
     }
 }
 
 pub(super) fn complement(a: &Args) -> Res {
-    if let Value::BasisLayout(b) = &a.vals[0] {
+    if let Value::Layout(AnyLayout::Coordinate(b)) = &a.vals[0] {
         let cotarget = if a.opt(1) { Some(a.tuple(1)?) } else { None };
-        return a.lift(b.complement(cotarget.as_ref())).map(Value::from_basis);
+        return a.lift(b.complement(cotarget.as_ref())).map(Value::layout);
     }
     let l = a.layout(0)?;
     let r = if a.opt(1) {
@@ -187,18 +166,16 @@ pub(super) fn complement(a: &Args) -> Res {
     } else {
         a.lift(complement_default(&l))
     };
-    r.map(Value::Layout)
+    r.map(Value::layout)
 }
 
 pub(super) fn right_inverse(a: &Args) -> Res {
     if let Some(sw) = a.swizzle(0) {
         return Ok(Value::Swizzle(sw));
     }
-    match a.any(0)? {
-        Any::Int(l) => a.lift(crate::right_inverse(&l)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.right_inverse()).map(Value::from_swizzled),
-        Any::Basis(b) => a.lift(b.right_inverse()).map(Value::Layout),
-        Any::F2(f) => a.lift(f.right_inverse()).map(Value::F2Layout),
+    match a.any(0)?.right_inverse() {
+        Some(r) => a.lift(r).map(Value::Layout),
+        None => Err(a.undefined(0, "")),
     }
 }
 
@@ -206,30 +183,9 @@ pub(super) fn left_inverse(a: &Args) -> Res {
     if let Some(sw) = a.swizzle(0) {
         return Ok(Value::Swizzle(sw));
     }
-    match a.any(0)? {
-        Any::Int(l) => a.lift(crate::left_inverse(&l)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.left_inverse()).map(Value::from_swizzled),
-        Any::Basis(b) => a.lift(b.left_inverse()).map(Value::Layout),
-        Any::F2(f) => a.lift(f.left_inverse()).map(Value::F2Layout),
-    }
-}
-
-/// What a layout maps to, for the concatenation error (A27).
-fn codomain(l: &Any) -> &'static str {
-    match l {
-        Any::Int(_) => "integer offsets",
-        Any::Swizzled(_) => "swizzled offsets",
-        Any::Basis(_) => "coordinates",
-        Any::F2(_) => "F2 bit vectors",
-    }
-}
-
-fn any_text(l: &Any) -> String {
-    match l {
-        Any::Int(l) => l.to_string(),
-        Any::Swizzled(s) => s.to_string(),
-        Any::Basis(b) => b.to_string(),
-        Any::F2(f) => f.to_string(),
+    match a.any(0)?.left_inverse() {
+        Some(r) => a.lift(r).map(Value::Layout),
+        None => Err(a.undefined(0, "")),
     }
 }
 
@@ -238,52 +194,53 @@ fn any_text(l: &Any) -> String {
 pub(super) fn make_layout(a: &Args) -> Res {
     if let (2, Value::Tuple(shape), Value::Stride(st)) = (a.vals.len(), &a.vals[0], a.vals.get(1).unwrap_or(&a.vals[0]))
     {
-        return a.lift(st.layout(shape.clone())).map(Value::from_strided);
+        return a.lift(st.layout(shape.clone())).map(Value::layout);
     }
     if a.vals.len() == 2 && a.vals.iter().all(|v| matches!(v, Value::Tuple(_))) {
-        return a.lift(Layout::new(a.tuple(0)?, a.tuple(1)?)).map(Value::Layout);
+        return a.lift(Layout::new(a.tuple(0)?, a.tuple(1)?)).map(Value::layout);
     }
     let modes = (0..a.vals.len()).map(|i| a.any(i)).collect::<Result<Vec<_>, _>>()?;
     if a.vals.len() == 1 {
         return Ok(a.vals[0].clone());
     }
-    let zero = |m: &Any| matches!(m, Any::Int(l) if l.stride().leaves().iter().all(|&d| d == 0));
+    let zero = |m: &AnyLayout| matches!(m, AnyLayout::Int(l) if l.stride().leaves().iter().all(|&d| d == 0));
     let lead = modes.iter().find(|m| !zero(m)).unwrap_or(&modes[0]);
     let kind = std::mem::discriminant(lead);
     if let Some(m) = modes.iter().find(|m| !zero(m) && std::mem::discriminant(*m) != kind) {
         return a.lift(Err(LayoutError::CodomainMismatch {
-            a: any_text(lead),
-            a_kind: codomain(lead),
-            b: any_text(m),
-            b_kind: codomain(m),
+            a: lead.to_string(),
+            a_kind: lead.codomain(),
+            b: m.to_string(),
+            b_kind: m.codomain(),
         }));
     }
     match lead {
-        Any::Int(_) => {
-            let ls = modes.into_iter().filter_map(|m| if let Any::Int(l) = m { Some(l) } else { None });
-            a.lift(Layout::concat(ls)).map(Value::Layout)
+        AnyLayout::Int(_) => {
+            let ls = modes.into_iter().filter_map(|m| if let AnyLayout::Int(l) = m { Some(l) } else { None });
+            a.lift(Layout::concat(ls)).map(Value::layout)
         }
-        Any::Basis(_) => {
+        AnyLayout::Coordinate(_) => {
             let parts = modes
                 .into_iter()
                 .map(|m| match m {
-                    Any::Basis(b) => Ok(b),
-                    other => BasisLayout::new(other.shape().clone(), vec![]),
+                    AnyLayout::Coordinate(b) => Ok(b),
+                    other => CoordinateLayout::new(other.shape().clone(), vec![]),
                 })
                 .collect::<crate::Result<Vec<_>>>();
-            a.lift(parts.and_then(BasisLayout::concat)).map(Value::from_basis)
+            a.lift(parts.and_then(CoordinateLayout::concat)).map(Value::layout)
         }
-        Any::F2(_) => {
+        AnyLayout::F2(_) => {
             let parts = modes
                 .into_iter()
                 .map(|m| match m {
-                    Any::F2(f) => Ok(f),
+                    AnyLayout::F2(f) => Ok(f),
                     other => F2Layout::new(other.shape().clone(), other.shape().map_leaves(&mut |_| 0)),
                 })
                 .collect::<crate::Result<Vec<_>>>();
-            a.lift(parts.and_then(F2Layout::concat)).map(Value::F2Layout)
+            a.lift(parts.and_then(F2Layout::concat)).map(Value::layout)
         }
-        Any::Swizzled(_) => Err(a.undefined(0, ": a swizzled layout cannot be a mode of another layout")),
+        AnyLayout::Swizzled(_) => Err(a.undefined(0, ": a swizzled layout cannot be a mode of another layout")),
+        AnyLayout::Composed(_) => Err(a.undefined(0, ": a composed layout cannot be a mode of another layout")),
     }
 }
 
@@ -291,61 +248,32 @@ pub(super) fn make_layout(a: &Args) -> Res {
 /// domain of a coordinate or F2 layout (`A ∘ op(I, T)`).
 pub(super) fn divide(a: &Args, op: fn(&Layout, &Tiler) -> crate::Result<Layout>) -> Res {
     let t = a.tiler(1)?;
-    match a.any(0)? {
-        Any::Int(l) => a.lift(op(&l, &t)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.map_inner(|l| op(l, &t))).map(Value::from_swizzled),
-        Any::Basis(b) => a.lift(b.map_domain(|i| op(i, &t))).map(Value::from_basis),
-        Any::F2(f) => a.lift(f.map_domain(|i| op(i, &t))).map(Value::F2Layout),
-    }
+    a.lift(a.any(0)?.map_domain(|l| op(l, &t))).map(Value::Layout)
 }
 
 /// A product with a tiler: on the inner layout of a swizzled layout; not defined for
 /// coordinate and F2 layouts (their complements are not integer layouts).
 pub(super) fn product(a: &Args, op: fn(&Layout, &Tiler) -> crate::Result<Layout>) -> Res {
     let t = a.tiler(1)?;
-    match a.any(0)? {
-        Any::Int(l) => a.lift(op(&l, &t)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.map_inner(|l| op(l, &t))).map(Value::from_swizzled),
-        _ => Err(a.undefined(0, "")),
-    }
+    a.on_inner(|l| op(l, &t), "")
 }
 
 /// `blocked_product` and `raked_product` (a layout on the right).
 pub(super) fn product_layout(a: &Args, op: fn(&Layout, &Layout) -> crate::Result<Layout>) -> Res {
     let b = a.layout(1)?;
-    match a.any(0)? {
-        Any::Int(l) => a.lift(op(&l, &b)).map(Value::Layout),
-        Any::Swizzled(s) => a.lift(s.map_inner(|l| op(l, &b))).map(Value::from_swizzled),
-        _ => Err(a.undefined(0, "")),
-    }
+    a.on_inner(|l| op(l, &b), "")
 }
 
 pub(super) fn flatten(a: &Args) -> Res {
-    Ok(match a.any(0)? {
-        Any::Int(l) => Value::Layout(l.flatten()),
-        Any::Swizzled(s) => Value::from_swizzled(s.flatten()),
-        Any::Basis(b) => Value::from_basis(b.flatten()),
-        Any::F2(f) => Value::F2Layout(f.flatten()),
-    })
+    Ok(Value::Layout(a.any(0)?.flatten()))
 }
 
 pub(super) fn get(a: &Args) -> Res {
     let mut l = a.any(0)?;
     for i in 1..a.vals.len() {
-        let k = a.index(i)?;
-        l = match l {
-            Any::Int(l) => Any::Int(a.lift(l.mode(k))?),
-            Any::Swizzled(s) => Any::Swizzled(a.lift(s.mode(k))?),
-            Any::Basis(b) => Any::Basis(a.lift(b.mode(k))?),
-            Any::F2(f) => Any::F2(a.lift(f.mode(k))?),
-        };
+        l = a.lift(l.mode(a.index(i)?))?;
     }
-    Ok(match l {
-        Any::Int(l) => Value::Layout(l),
-        Any::Swizzled(s) => Value::from_swizzled(s),
-        Any::Basis(b) => Value::from_basis(b),
-        Any::F2(f) => Value::F2Layout(f),
-    })
+    Ok(Value::Layout(l))
 }
 
 pub(super) fn eval(a: &Args) -> Res {
@@ -353,29 +281,17 @@ pub(super) fn eval(a: &Args) -> Res {
         return Ok(int(sw.apply(a.int(1)?)));
     }
     let l = a.any(0)?;
-    let c = a.tuple(1)?;
-    match (l, c) {
-        (Any::Int(l), IntTuple::Int(i)) => a.lift(l.eval(i)).map(int),
-        (Any::Int(l), c) => a.lift(l.eval_coord(&c)).map(int),
-        (Any::Swizzled(s), IntTuple::Int(i)) => a.lift(s.eval(i)).map(int),
-        (Any::Swizzled(s), c) => a.lift(s.eval_coord(&c)).map(int),
-        (Any::Basis(b), IntTuple::Int(i)) => a.lift(b.eval(i)).map(Value::Tuple),
-        (Any::Basis(b), c) => a.lift(b.eval_coord(&c)).map(Value::Tuple),
-        (Any::F2(f), IntTuple::Int(i)) => a.lift(f.eval(i)).map(int),
-        (Any::F2(f), c) => a.lift(f.eval_coord(&c)).map(int),
+    match a.tuple(1)? {
+        IntTuple::Int(i) => a.lift(l.eval(i)).map(Value::Tuple),
+        c => a.lift(l.eval_coord(&c)).map(Value::Tuple),
     }
 }
 
-/// The sub-layout and the offset of a slice (for a swizzled layout the offset is folded
-/// into the composed offset, so the returned offset is 0, as in CuTe C++).
+/// The sub-layout and the offset of a slice.
 fn sliced(a: &Args) -> Result<(Value, Value), ExprError> {
     let c = a.coord(1)?;
-    Ok(match a.any(0)? {
-        Any::Int(l) => a.lift(slice(&l, &c)).map(|(l, o)| (Value::Layout(l), int(o)))?,
-        Any::Swizzled(s) => a.lift(s.slice(&c)).map(|s| (Value::from_swizzled(s), int(0)))?,
-        Any::Basis(b) => a.lift(b.slice(&c)).map(|(b, o)| (Value::from_basis(b), Value::Tuple(o)))?,
-        Any::F2(f) => a.lift(f.slice(&c)).map(|(f, o)| (Value::F2Layout(f), int(o)))?,
-    })
+    let (l, off) = a.lift(a.any(0)?.slice(&c))?;
+    Ok((Value::Layout(l), Value::Tuple(off)))
 }
 
 pub(super) fn slice_layout(a: &Args) -> Res {
@@ -391,11 +307,17 @@ pub(super) fn make_swizzle(a: &Args) -> Res {
     a.lift(Swizzle::new(a.int(0)?, a.int(1)?, a.int(2)?)).map(Value::Swizzle)
 }
 
-/// `make_composed_layout(Sw, offset, L)`, written `Sw o offset o L` (`Sw o L` for offset 0).
+/// `make_composed_layout(F_1, …, F_k, L)`, written `F_1 o … o F_k o L`: `Sw o offset o L`
+/// (`Sw o L` for offset 0), and chains of layouts, swizzles and integer offsets with at least
+/// one swizzle, `A o Sw o off o B` (docs/algebra.md §1.6), in normal form.
 pub(super) fn make_composed_layout(a: &Args) -> Res {
-    let Some(sw) = a.swizzle(0) else {
+    let last = a.vals.len() - 1;
+    let has_swizzle = a.vals[..last]
+        .iter()
+        .any(|v| matches!(v, Value::Swizzle(_) | Value::Layout(AnyLayout::Swizzled(_) | AnyLayout::Composed(_))));
+    if !has_swizzle {
         let hint = match &a.vals[0] {
-            Value::Layout(_) | Value::Tuple(_) => "; compose two layouts with `composition(A, B)`",
+            Value::Layout(AnyLayout::Int(_)) | Value::Tuple(_) => "; compose two layouts with `composition(A, B)`",
             _ => "",
         };
         return Err(a.ty(
@@ -406,15 +328,45 @@ pub(super) fn make_composed_layout(a: &Args) -> Res {
                 a.vals[0].kind()
             ),
         ));
-    };
-    let offset = a.int(1)?;
-    let l = match &a.vals[2] {
-        Value::Layout(_) | Value::Tuple(_) => a.layout(2)?,
+    }
+    let mut stages = Vec::with_capacity(a.vals.len());
+    for (i, v) in a.vals[..last].iter().enumerate() {
+        match v {
+            Value::Swizzle(sw) => stages.push(Stage::Swizzle(*sw)),
+            Value::Tuple(IntTuple::Int(o)) => stages.push(Stage::Offset(*o)),
+            Value::Tuple(_) | Value::Layout(_) => {
+                let Some((chain, l)) = composed::chain_of(&a.any(i)?) else {
+                    return Err(a.ty(i, format!("a stage of a composed layout has integer values, found {}", v.kind())));
+                };
+                stages.extend(chain);
+                stages.push(Stage::Layout(l));
+            }
+            v => {
+                return Err(a.ty(
+                    i,
+                    format!(
+                        "a composed layout chains layouts, swizzles and integer offsets, found {} (`{v}`)",
+                        v.kind()
+                    ),
+                ));
+            }
+        }
+    }
+    let inner = match &a.vals[last] {
+        Value::Layout(AnyLayout::Int(_) | AnyLayout::Swizzled(_) | AnyLayout::Composed(_)) | Value::Tuple(_) => {
+            match composed::chain_of(&a.any(last)?) {
+                Some((chain, l)) => {
+                    stages.extend(chain);
+                    l
+                }
+                None => a.layout(last)?,
+            }
+        }
         v => {
-            return Err(a.ty(2, format!("a swizzle composes with an integer layout, found {} (`{v}`)", v.kind())));
+            return Err(a.ty(last, format!("a swizzle composes with an integer layout, found {} (`{v}`)", v.kind())));
         }
     };
-    Ok(Value::from_swizzled(SwizzledLayout::new(sw, offset, l)))
+    a.lift(ComposedLayout::build(stages, inner)).map(Value::Layout)
 }
 
 /// The largest basis index accepted (coordinates of higher rank are not meaningful here).
@@ -454,7 +406,7 @@ pub(super) fn f2_stride(a: &Args) -> Res {
 
 /// `f2_matrix(L)`: the F2 matrix of an F2 layout, one int tuple per row.
 pub(super) fn f2_matrix(a: &Args) -> Res {
-    let Value::F2Layout(f) = &a.vals[0] else {
+    let Value::Layout(AnyLayout::F2(f)) = &a.vals[0] else {
         return Err(a.undefined(0, ": it needs an F2 layout (strides `fk`)"));
     };
     let rows = a.lift(f.matrix())?;

@@ -2,7 +2,7 @@
 //! parser, shared by the command-line tool and the `layout!` macro.
 //!
 //! ```text
-//! expr     := term ["o" term ["o" term]]         Sw<B,M,S> o [offset o] L
+//! expr     := term ("o" term)*                    Sw<B,M,S> o [offset o] L, A o Sw o [offset o] B
 //! term     := atom [":" atom]                    shape:stride
 //! atom     := INT | "-" INT | "_" | NAME | NAME "(" [expr ("," expr)*] ")"
 //!           | "(" [expr ("," expr)*] ")"        int tuple / coordinate
@@ -14,7 +14,8 @@
 //! Every node keeps the byte span of its source text, so an error points at the operand
 //! responsible. The forms beyond integers are sugar for calls, so the syntax tree has no node
 //! kinds of its own for them: `Sw<B,M,S>` is `make_swizzle(B, M, S)`, `F o L` is
-//! `make_composed_layout(F, 0, L)` and `F o off o L` is `make_composed_layout(F, off, L)`,
+//! `make_composed_layout(F, 0, L)`, `F o off o L` is `make_composed_layout(F, off, L)` and a
+//! longer chain `A o Sw o off o B` is `make_composed_layout(A, Sw, off, B)`,
 //! `a@i+b@j` is `scaled_basis(a, i, b, j)`, `fk` is `f2_stride(k)`.
 
 mod ast;

@@ -37,6 +37,9 @@ struct Parser<'a> {
     depth: usize,
 }
 
+/// The most `o` in one composed layout.
+const MAX_CHAIN: usize = 16;
+
 /// Deeper nesting than this is an error rather than a stack overflow.
 const MAX_DEPTH: usize = 128;
 
@@ -106,17 +109,19 @@ impl Parser<'_> {
         if !self.at_word("o") {
             return Ok(first);
         }
-        // `F o L` and `F o offset o L` (CuTe's composed layouts) are calls of
-        // `make_composed_layout(F, offset, L)`.
+        // `F o L`, `F o offset o L` and longer chains `A o Sw o off o B` (CuTe's composed
+        // layouts) are calls of `make_composed_layout(F, offset, L)`, `make_composed_layout(A, Sw, off, B)`.
         let mut terms = vec![first];
         let mut ops = Vec::new();
         while let Some(t) = self.peek().filter(|t| t.tok == Tok::Ident("o".into())).cloned() {
             ops.push(t.span);
             self.pos += 1;
-            if ops.len() > 2 {
+            if ops.len() > MAX_CHAIN {
                 return Err(ExprError::Parse {
                     span: t.span,
-                    message: "a composed layout is `Sw<B,M,S> o L` or `Sw<B,M,S> o offset o L`: at most two `o`".into(),
+                    message: format!(
+                        "a composed layout (`Sw<B,M,S> o offset o L`, `A o Sw o offset o B`) has at most {MAX_CHAIN} `o`"
+                    ),
                 });
             }
             terms.push(self.term()?);

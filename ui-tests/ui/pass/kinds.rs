@@ -2,7 +2,7 @@
 //! P6 and the CUTLASS shared-memory swizzles), used through inherent items, `const`, the
 //! `GeneratedLayout` trait and the run-time values.
 
-use cute_layout::{BasisLayout, F2Layout, GeneratedLayout, StaticLayout, SwizzledLayout, layout};
+use cute_layout::{CoordinateLayout, F2Layout, GeneratedLayout, StaticLayout, SwizzledLayout, layout};
 
 layout! {
     /// CUTLASS's 128-byte swizzle over an 8x64 row-major tile.
@@ -46,7 +46,7 @@ fn main() {
     assert_eq!(Blocked::offset_of((3, (3, 1))), (3, 9));
     assert_eq!(Identity::offset(9), (1, 2));
     assert_eq!(Identity::COSIZE, (4, 8));
-    let b: BasisLayout = Identity::to_value();
+    let b: CoordinateLayout = Identity::to_value();
     assert_eq!(b.to_string(), "(4,8):(1@0,1@1)");
     assert_eq!(TvCoords::NOTATION, "((4,8),2):((2@1,1@0),1@1)");
     assert_eq!(all::<TvCoords>().len(), 64);
