@@ -2,6 +2,8 @@
 # Expansion cost of `layout!`: `cargo check` of a crate with N `layout!` items against the
 # same crate with the layouts written by hand (constants and straight-line offsets), and with
 # those hand-written layouts plus the standard trait impls every generated struct must have.
+# With this tree's facade it also writes `expanded/`, the macro crate with the macro's expansion
+# pasted as text: macro − expanded is the macro's own time.
 # Usage: bench/expansion-cost.sh [N] [RUNS]   (needs hyperfine: `apt-get install hyperfine`)
 # LAYOUT_FACADE=/path/to/layout measures another checkout of the facade.
 set -euo pipefail
@@ -20,6 +22,15 @@ cd "$OUT"
 cargo check -q --manifest-path "$OUT/macro/Cargo.toml"
 cargo check -q --manifest-path "$OUT/consts/Cargo.toml"
 cargo check -q --manifest-path "$OUT/traits/Cargo.toml"
+# `expanded/` (the macro's expansion pasted as text) is written only for this tree's facade.
+EXP_INC=() EXP_COLD=()
+if [ -d "$OUT/expanded" ]; then
+  cargo check -q --manifest-path "$OUT/expanded/Cargo.toml"
+  EXP_INC=(--prepare "touch $OUT/expanded/src/lib.rs" -n "$N items as expanded text, incremental"
+    "cargo check -q --manifest-path $OUT/expanded/Cargo.toml")
+  EXP_COLD=(--prepare "cargo clean -q -p expansion_expanded --manifest-path $OUT/expanded/Cargo.toml"
+    -n "$N items as expanded text, cold" "cargo check -q --manifest-path $OUT/expanded/Cargo.toml")
+fi
 # 1. Incremental: the file is touched, as after an edit (the macro runs again, rustc reuses
 #    what did not change).
 hyperfine --warmup 2 --runs "$RUNS" --export-markdown "$OUT/incremental.md" \
@@ -28,7 +39,7 @@ hyperfine --warmup 2 --runs "$RUNS" --export-markdown "$OUT/incremental.md" \
   --prepare "touch $OUT/consts/src/lib.rs" -n "$N hand-written, incremental" \
   "cargo check -q --manifest-path $OUT/consts/Cargo.toml" \
   --prepare "touch $OUT/traits/src/lib.rs" -n "$N hand-written + std trait impls, incremental" \
-  "cargo check -q --manifest-path $OUT/traits/Cargo.toml"
+  "cargo check -q --manifest-path $OUT/traits/Cargo.toml" "${EXP_INC[@]}"
 # 2. Cold: the crate's own artifacts and incremental state removed first (dependencies kept).
 hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$OUT/cold.md" \
   --prepare "cargo clean -q -p expansion_macro --manifest-path $OUT/macro/Cargo.toml" -n "$N layout! items, cold" \
@@ -36,5 +47,5 @@ hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$OUT/cold.md" \
   --prepare "cargo clean -q -p expansion_consts --manifest-path $OUT/consts/Cargo.toml" -n "$N hand-written, cold" \
   "cargo check -q --manifest-path $OUT/consts/Cargo.toml" \
   --prepare "cargo clean -q -p expansion_traits --manifest-path $OUT/traits/Cargo.toml" -n "$N hand-written + std trait impls, cold" \
-  "cargo check -q --manifest-path $OUT/traits/Cargo.toml"
+  "cargo check -q --manifest-path $OUT/traits/Cargo.toml" "${EXP_COLD[@]}"
 cat "$OUT/incremental.md" "$OUT/cold.md"

@@ -9,6 +9,7 @@ use layout_core::{AnyLayout, IntTuple, Layout, Value};
 /// What a cell shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
+    /// An offset (integer, swizzled and F2 layouts).
     Offset(i64),
     /// A coordinate of a coordinate (basis-stride) layout: its first two components.
     Coordinate(i64, i64),
@@ -51,10 +52,15 @@ impl Drawable {
     }
 }
 
+/// A layout laid out for drawing: `rows × cols` cells, row-major.
 pub struct Grid {
+    /// The heading: the layout in canonical notation.
     pub title: String,
+    /// The number of rows (the extent of mode 0).
     pub rows: usize,
+    /// The number of columns (the product of the other modes' extents).
     pub cols: usize,
+    /// The cells, row by row.
     pub cells: Vec<Cell>,
     /// The largest offset (or thread) plus one, for colour scales.
     pub extent: i64,
@@ -64,6 +70,7 @@ pub struct Grid {
 }
 
 impl Grid {
+    /// The cell in row `r`, column `c`.
     pub fn at(&self, r: usize, c: usize) -> Cell {
         self.cells[r * self.cols + c]
     }

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use crate::grid::{Cell, Grid};
 
+/// The grid as text: a header row of column numbers, then one line per row with its cells.
 pub fn render(g: &Grid) -> String {
     let label = |c: Cell| match c {
         Cell::Offset(v) => v.to_string(),

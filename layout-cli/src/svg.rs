@@ -20,13 +20,20 @@ pub const THREAD_COLORS: [(u8, u8, u8); 8] = [
 
 /// The geometry of a picture, exposed so tests can find cells.
 pub struct Geometry {
+    /// The side of a cell, in pixels.
     pub cell: f64,
+    /// The x of the left edge of the first column.
     pub left: f64,
+    /// The y of the top edge of the first row.
     pub top: f64,
+    /// The width of the picture.
     pub width: f64,
+    /// The height of the picture.
     pub height: f64,
 }
 
+/// Where the cells of `g` go: a cell side between 6 and 48 pixels that fits the larger side
+/// of the grid into about 960 pixels, and the margins for the labels.
 pub fn geometry(g: &Grid) -> Geometry {
     let side = g.rows.max(g.cols) as f64;
     let cell = (960.0 / side).clamp(6.0, 48.0).floor();
@@ -106,6 +113,8 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// The grid as an SVG picture: coloured cells labelled with their offsets (or coordinates,
+/// or threads and values), row and column numbers, and the title.
 pub fn render(g: &Grid) -> String {
     let geo = geometry(g);
     let Geometry { cell, left, top, width, height } = geo;

@@ -20,13 +20,17 @@ pub enum Input {
 
 /// One item `#[attrs] vis NAME = EXPR;` or `#[attrs] vis fn NAME = KERNEL;`.
 pub struct Item {
+    /// The outer attributes (doc comments, `cfg`, lint levels).
     pub attrs: Vec<Attribute>,
+    /// The visibility of the emitted items.
     pub vis: Visibility,
     /// `fn` before the name: a kernel item (`pub fn NAME = copy(SRC, DST);`).
     pub fn_token: Option<Token![fn]>,
+    /// The item's name.
     pub name: Ident,
     /// The `=` token: where an empty expression is reported.
     pub eq_token: Token![=],
+    /// The expression after `=`.
     pub expr: ExprTokens,
     /// `where FACT, FACT` after the expression (facts about the symbols of a dynamic
     /// layout): the `where` token and the facts' tokens.
@@ -49,8 +53,11 @@ pub struct ExprTokens {
 
 /// A byte range of [`ExprTokens::text`] and the token it came from.
 pub struct Segment {
+    /// The first byte of the range.
     pub start: usize,
+    /// One past the last byte of the range.
     pub end: usize,
+    /// The token the range came from.
     pub token: TokenTree,
 }
 
@@ -142,6 +149,8 @@ impl Parse for Item {
 }
 
 impl ExprTokens {
+    /// The text and segments of an expression's tokens (and the literals the expression
+    /// language cannot hold).
     pub fn new(tokens: TokenStream) -> ExprTokens {
         let mut e =
             ExprTokens { text: String::new(), segments: Vec::new(), tokens: tokens.clone(), bad_literals: Vec::new() };

@@ -15,6 +15,7 @@ use crate::plan::ShapeTree;
 /// An extent or the magnitude of a stride: a constant, a symbol, or a derived value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DVal {
+    /// A constant.
     Const(u64),
     /// Index into [`DynPlan::symbols`].
     Sym(usize),
@@ -25,15 +26,20 @@ pub enum DVal {
 /// One mode: extent, stride magnitude and sign.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DMode {
+    /// The extent.
     pub extent: DVal,
+    /// The magnitude of the stride.
     pub stride: DVal,
+    /// The stride is negative.
     pub negative: bool,
 }
 
 /// Everything the emitted struct needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynPlan {
+    /// The layout in canonical notation, with its symbols.
     pub notation: String,
+    /// The symbols, in the order `new` takes them.
     pub symbols: Vec<String>,
     /// The conditions checked by `new`, in order (facts first), with why they are needed.
     pub conds: Vec<(Cond, String)>,
@@ -43,13 +49,19 @@ pub struct DynPlan {
     pub modes: Vec<DMode>,
     /// The leaves of the shape as written (coord and offset_of).
     pub leaves: Vec<DMode>,
+    /// The shape's tuple structure over the leaves.
     pub shape: ShapeTree,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
+    /// Some stride is negative: offsets are `isize`.
     pub signed: bool,
 }
 
 impl DynPlan {
+    /// The plan of a layout over symbols: its values as constants, symbols or derived
+    /// values, and the conditions `new` checks; an error names what cannot be emitted.
     pub fn new(l: &DynLayout) -> Result<DynPlan, String> {
         let mut plan = DynPlan {
             notation: l.to_string(),
@@ -344,6 +356,7 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         }
 
         #(#shared)*
+        #[automatically_derived]
         impl ::core::fmt::Display for #name {
             /// The layout with the numbers in, in canonical notation.
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -355,9 +368,11 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         // `extremes` from the checked numbers, over the same extents and strides as `offset`
         // and the traversal; the fields are private and never change after `new`.
         #(#shared)*
+        #[automatically_derived]
         unsafe impl #private::TrustedLayout for #name {}
 
         #(#shared)*
+        #[automatically_derived]
         impl #private::LayoutFn for #name {
             type Offset = #off;
             type Coord = #coord_ty;
@@ -540,6 +555,7 @@ fn nest(plan: &DynPlan) -> TokenStream {
 /// (emitted as a hidden dynamic struct whose `new` makes every check) and the modes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgePlan {
+    /// The plan of the tiled layout.
     pub parent: DynPlan,
     /// The description printed as `NOTATION`.
     pub notation: String,
@@ -548,6 +564,7 @@ pub struct EdgePlan {
 }
 
 impl EdgePlan {
+    /// The plan of an edge tiling from layout-core's.
     pub fn new(e: &layout_core::dynamic::EdgeTiles) -> Result<EdgePlan, String> {
         Ok(EdgePlan {
             parent: DynPlan::new(&e.layout)?,
@@ -635,6 +652,7 @@ pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
         }
 
         #(#shared)*
+        #[automatically_derived]
         impl ::core::ops::Deref for #name {
             type Target = #private::EdgeTiles<#rank>;
             #[inline]

@@ -14,6 +14,7 @@ use quote::ToTokens;
 use crate::ast::{ExprTokens, Item};
 use crate::ctxt::Ctxt;
 use crate::dynamic::DynPlan;
+use crate::fallback::{KernelStandIn, StandIn};
 use crate::kernel::{self, Kernel};
 use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, SwizzledPlan};
 
@@ -21,16 +22,16 @@ use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, Swizzle
 pub enum Outcome {
     /// Evaluated and planned: emit the layout's struct.
     Planned(Box<Plan>),
-    /// An error was reported: emit the fallback struct so that uses of the name do not
-    /// cascade into more errors.
-    Failed,
+    /// An error was reported: emit a stand-in of the kind the item would have had, so that
+    /// uses of the name do not cascade into more errors.
+    Failed(StandIn),
     /// A second item of the same name: reported, nothing emitted.
     Duplicate,
     /// A kernel item (`pub fn NAME = copy(SRC, DST);`, `gemm(T, A, B, C)`), planned.
     Kernel(Box<Kernel>),
-    /// A kernel item whose error was reported: emit a stand-in function (of `gemm`'s
-    /// signature when the item calls `gemm`, else of `copy`'s).
-    KernelFailed { gemm: bool },
+    /// A kernel item whose error was reported: emit a stand-in function of the signature
+    /// the kernel would have had (`gemm`'s when the item calls `gemm`, else `copy`'s).
+    KernelFailed(KernelStandIn),
     /// A layout with symbols (`pub Mat = (M,N):(1,LD);`): a struct of run-time integers.
     Dynamic(Box<DynPlan>),
     /// An edge tiling of a layout with symbols (`local_tile_edge(Mat, [8:1, 8:1])`).
@@ -85,7 +86,7 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
         if item.fn_token.is_some() {
             out.push(match kernel::evaluate(&item.expr, &scope, cx) {
                 Some(k) => Outcome::Kernel(Box::new(k)),
-                None => Outcome::KernelFailed { gemm: item.expr.text.starts_with("gemm") },
+                None => Outcome::KernelFailed(KernelStandIn::guess(&item.expr.text, &env, &failed)),
             });
             continue;
         }
@@ -96,7 +97,7 @@ pub fn evaluate_items(items: &[Item], cx: &mut Ctxt) -> Vec<Outcome> {
             }
             None => {
                 failed.insert(name);
-                out.push(Outcome::Failed);
+                out.push(Outcome::Failed(StandIn::guess(&item.expr.text, &env)));
             }
         }
     }

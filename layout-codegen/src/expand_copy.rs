@@ -10,6 +10,7 @@ use quote::quote;
 
 use crate::copy::{CopyItem, Operand};
 use crate::expand::{Target, items, private, split_attrs};
+use crate::fallback::KernelStandIn;
 
 /// The copy function.
 pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
@@ -64,13 +65,13 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
     }
 }
 
-/// A stand-in for a copy item that failed: the same signature, so that calls do not cascade
-/// into more errors.
-pub fn copy_fallback(target: &Target) -> TokenStream {
+/// A stand-in for a copy item that failed: the real signature (the layout types of named
+/// operands included), so that calls do not cascade into more errors.
+pub fn copy_fallback(target: &Target, k: &KernelStandIn) -> TokenStream {
     let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
-    let p = private();
     let (shared, own) = split_attrs(attrs);
+    let (s_layout, d_layout) = (k.layout_type(0), k.layout_type(1));
     quote! {
         #(#own)*
         #(#shared)*
@@ -78,8 +79,8 @@ pub fn copy_fallback(target: &Target) -> TokenStream {
         #vis fn #name<T, S, D>(src: S, dst: D)
         where
             T: #facade::kernels::Element,
-            S: #facade::CopySource<T, #p::InlineLayout>,
-            D: #facade::CopyDest<T, #p::InlineLayout>,
+            S: #facade::CopySource<T, #s_layout>,
+            D: #facade::CopyDest<T, #d_layout>,
         {
         }
     }

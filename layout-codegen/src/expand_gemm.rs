@@ -11,6 +11,7 @@ use quote::{format_ident, quote};
 
 use crate::expand::{Target, private, split_attrs};
 use crate::expand_copy::{isize_lit, local, usize_lit};
+use crate::fallback::KernelStandIn;
 use crate::gemm::{GemmItem, Scalar};
 
 /// The largest extent of each dimension the straight-line small kernel takes (the plan's).
@@ -70,22 +71,27 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
     }
 }
 
-/// A stand-in for a GEMM item that failed (f32, slices): the same shape of signature.
-pub fn gemm_fallback(target: &Target) -> TokenStream {
+/// A stand-in for a GEMM item that failed: the real signature when the element type is
+/// `f32` or `f64` as written (the layout types of named operands included); generic over the
+/// element type otherwise.
+pub fn gemm_fallback(target: &Target, k: &KernelStandIn) -> TokenStream {
     let facade = crate::expand::facade();
     let Target { attrs, vis, name } = target;
     let (shared, own) = split_attrs(attrs);
-    let p = private();
+    let (la, lb, lc) = (k.layout_type(0), k.layout_type(1), k.layout_type(2));
+    let (generic, t) = match &k.scalar {
+        Some(t) => (TokenStream::new(), quote!(#t)),
+        None => (quote!(T: #facade::kernels::Element,), quote!(T)),
+    };
     quote! {
         #(#own)*
         #(#shared)*
         #[allow(dead_code, unused_variables, clippy::all)]
-        #vis fn #name<T, SA, SB, SC>(alpha: T, a: SA, b: SB, beta: T, c: SC)
+        #vis fn #name<#generic SA, SB, SC>(alpha: #t, a: SA, b: SB, beta: #t, c: SC)
         where
-            T: #facade::kernels::Element,
-            SA: #facade::CopySource<T, #p::InlineLayout>,
-            SB: #facade::CopySource<T, #p::InlineLayout>,
-            SC: #facade::CopyDest<T, #p::InlineLayout>,
+            SA: #facade::CopySource<#t, #la>,
+            SB: #facade::CopySource<#t, #lb>,
+            SC: #facade::CopyDest<#t, #lc>,
         {
         }
     }

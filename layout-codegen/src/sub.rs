@@ -30,6 +30,7 @@ use crate::ast::Item;
 use crate::ctxt::Ctxt;
 use crate::eval::Outcome;
 use crate::expand::{Target, lit, offset_body, private, split_attrs};
+use crate::fallback::StandIn;
 use crate::plan::{IndexPlan, Plan};
 
 /// The `SubLayout` impl of one item.
@@ -73,8 +74,10 @@ pub fn plans(items: &[Item], outcomes: &[Outcome], cx: &mut Ctxt) -> Vec<Option<
                 }
                 _ => None,
             },
-            (Outcome::Failed, Outcome::Failed) => Some(SubPlan::StandIn { parent: parent_ident }),
-            (Outcome::Failed, Outcome::Planned(p)) if matches!(**p, Plan::Int(_)) => {
+            (Outcome::Failed(StandIn::Int), Outcome::Failed(StandIn::Int)) => {
+                Some(SubPlan::StandIn { parent: parent_ident })
+            }
+            (Outcome::Failed(StandIn::Int), Outcome::Planned(p)) if matches!(**p, Plan::Int(_)) => {
                 Some(SubPlan::StandIn { parent: parent_ident })
             }
             _ => None,
@@ -186,6 +189,7 @@ pub fn items(target: &Target, plan: &SubPlan) -> TokenStream {
         #[doc = #doc]
         // SAFETY: checked by the code generator: every parent offset is `base(k)` plus an
         // offset of this layout, within the parent's smallest and largest offsets.
+        #[automatically_derived]
         unsafe impl #p::SubLayout<#parent> for #name {
             const COUNT: usize = #count;
             #[inline]

@@ -52,18 +52,22 @@ impl CoordinateLayout {
         Ok(CoordinateLayout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
     }
 
+    /// The shape (the domain).
     pub fn shape(&self) -> &IntTuple {
         &self.inner.shape
     }
 
+    /// `size(L)`: the number of indices.
     pub fn size(&self) -> i64 {
         self.inner.size()
     }
 
+    /// The number of top-level modes.
     pub fn rank(&self) -> usize {
         self.inner.shape.rank()
     }
 
+    /// The nesting depth of the shape.
     pub fn depth(&self) -> usize {
         self.inner.shape.depth()
     }
@@ -111,10 +115,12 @@ impl CoordinateLayout {
         Ok(Tuple(self.components().iter().map(|c| c.cosize().map(Int)).collect::<Result<_>>()?))
     }
 
+    /// Mode `i` as a layout of its own (an error when `i` is out of range).
     pub fn mode(&self, i: usize) -> Result<CoordinateLayout> {
         Ok(CoordinateLayout { inner: self.inner.mode(i)? })
     }
 
+    /// The same function over the flattened shape (every leaf a top-level mode).
     pub fn flatten(&self) -> CoordinateLayout {
         CoordinateLayout { inner: self.inner.flatten() }
     }

@@ -118,6 +118,7 @@ impl ComposedLayout {
         &self.inner
     }
 
+    /// The shape of the innermost layout (the domain).
     pub fn shape(&self) -> &IntTuple {
         self.inner.shape()
     }

@@ -36,8 +36,11 @@ const INJECTIVITY_LIMIT: i64 = 1 << 22;
 /// the destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CopyMode {
+    /// The number of steps.
     pub extent: i64,
+    /// The source stride, in elements.
     pub src: i64,
+    /// The destination stride, in elements.
     pub dst: i64,
 }
 
@@ -52,10 +55,26 @@ impl fmt::Display for CopyMode {
 pub enum CopyBody {
     /// `len` elements with strides `src` and `dst`: a vector when both are 1, a broadcast
     /// (load once, store `len` times) when `src` is 0, a gather or scatter otherwise.
-    Run { len: i64, src: i64, dst: i64 },
+    Run {
+        /// The number of elements.
+        len: i64,
+        /// The source stride.
+        src: i64,
+        /// The destination stride.
+        dst: i64,
+    },
     /// `dst[r·dst_ld + c] = src[r + c·src_ld]` for `r < rows`, `c < cols`: the source is
     /// contiguous along rows, the destination along columns (register-tile transposes).
-    Transpose { rows: i64, cols: i64, src_ld: i64, dst_ld: i64 },
+    Transpose {
+        /// The extent along which the source is contiguous.
+        rows: i64,
+        /// The extent along which the destination is contiguous.
+        cols: i64,
+        /// The source's stride between columns.
+        src_ld: i64,
+        /// The destination's stride between rows.
+        dst_ld: i64,
+    },
     /// No common refinement of the two shapes: `dst[D(i)] = src[S(i)]` with the index
     /// arithmetic of both layouts per element.
     Indexed,
@@ -64,8 +83,11 @@ pub enum CopyBody {
 /// The plan of `copy(S, D)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CopyPlan {
+    /// The source layout S.
     pub src: Layout,
+    /// The destination layout D.
     pub dst: Layout,
+    /// `size(S) = size(D)`: the number of elements copied.
     pub size: i64,
     /// The common refinement of the coalesced layouts, in index order (empty when indexed).
     pub joint: Vec<CopyMode>,
@@ -78,12 +100,14 @@ pub struct CopyPlan {
     /// Modes along which the source is constant (stride 0) while the destination moves:
     /// loaded once, stored many times.
     pub broadcast: Vec<CopyMode>,
+    /// What runs at each point of the loop nest.
     pub body: CopyBody,
     /// The loop nest around the body, innermost first.
     pub loops: Vec<CopyMode>,
     /// Offsets of the first element: non-zero after negative destination strides were
     /// flipped or destination stride-0 modes were reduced.
     pub src_base: i64,
+    /// The destination's offset of the first element (see `src_base`).
     pub dst_base: i64,
 }
 
@@ -210,7 +234,7 @@ fn body_and_loops(mut modes: Vec<CopyMode>, injective: bool) -> (CopyBody, Vec<C
 
 /// Two indices `i < j` that the layout maps to one offset, or `None` when it is injective.
 /// Sorted strides that each clear the reach of the smaller ones decide it at once; otherwise
-/// the offsets are enumerated (up to [`INJECTIVITY_LIMIT`] elements).
+/// the offsets are enumerated (up to `INJECTIVITY_LIMIT` elements).
 pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
     let mut step = 1i64;
     for (n, d) in layout.flat_modes() {

@@ -53,6 +53,7 @@ impl F2Layout {
         Ok(F2Layout { inner: Strided::concat(parts.into_iter().map(|p| p.inner).collect())? })
     }
 
+    /// The shape (the domain).
     pub fn shape(&self) -> &IntTuple {
         &self.inner.shape
     }
@@ -64,14 +65,17 @@ impl F2Layout {
         self.inner.shape.map_leaves(&mut |_| k.next().unwrap_or(0))
     }
 
+    /// `size(L)`: the number of indices.
     pub fn size(&self) -> i64 {
         self.inner.size()
     }
 
+    /// The number of top-level modes.
     pub fn rank(&self) -> usize {
         self.inner.shape.rank()
     }
 
+    /// The nesting depth of the shape.
     pub fn depth(&self) -> usize {
         self.inner.shape.depth()
     }
@@ -98,10 +102,12 @@ impl F2Layout {
         crate::checked::add(self.table()?.into_iter().max().unwrap_or(0), 1)
     }
 
+    /// Mode `i` as a layout of its own (an error when `i` is out of range).
     pub fn mode(&self, i: usize) -> Result<F2Layout> {
         Ok(F2Layout { inner: self.inner.mode(i)? })
     }
 
+    /// The same function over the flattened shape (every leaf a top-level mode).
     pub fn flatten(&self) -> F2Layout {
         F2Layout { inner: self.inner.flatten() }
     }

@@ -21,9 +21,13 @@ use crate::layout::Layout;
 /// operand that does not carry the dimension).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmLeaf {
+    /// The number of steps.
     pub extent: i64,
+    /// A's stride along the leaf.
     pub a: i64,
+    /// B's stride along the leaf.
     pub b: i64,
+    /// C's stride along the leaf.
     pub c: i64,
 }
 
@@ -36,17 +40,27 @@ impl fmt::Display for GemmLeaf {
 /// The plan of `gemm(T, A, B, C)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemmPlan {
+    /// A, `(M,K)` (and the batch mode last, if any).
     pub a: Layout,
+    /// B, `(N,K)`.
     pub b: Layout,
+    /// C, `(M,N)`.
     pub c: Layout,
+    /// The extent of M.
     pub m: i64,
+    /// The extent of N.
     pub n: i64,
+    /// The extent of K.
     pub k: i64,
+    /// The number of batches (1 without a batch mode).
     pub batch: i64,
     /// The joint leaves of each dimension, in index order.
     pub m_leaves: Vec<GemmLeaf>,
+    /// The joint leaves of N.
     pub n_leaves: Vec<GemmLeaf>,
+    /// The joint leaves of K.
     pub k_leaves: Vec<GemmLeaf>,
+    /// The joint leaves of the batch mode.
     pub batch_leaves: Vec<GemmLeaf>,
 }
 

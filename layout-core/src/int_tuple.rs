@@ -11,7 +11,9 @@ use crate::error::{LayoutError, Result};
 /// An integer or a tuple of `IntTuple`s (CuTe's `IntTuple`, the paper's HTuple over Z).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IntTuple {
+    /// An integer.
     Int(i64),
+    /// A tuple of int tuples.
     Tuple(Vec<IntTuple>),
 }
 
@@ -35,10 +37,12 @@ impl IntTuple {
         Tuple(children.into_iter().collect())
     }
 
+    /// Whether this is an integer (not a tuple).
     pub fn is_int(&self) -> bool {
         matches!(self, Int(_))
     }
 
+    /// The integer, or `None` for a tuple.
     pub fn as_int(&self) -> Option<i64> {
         match self {
             Int(v) => Some(*v),

@@ -33,7 +33,7 @@ fn positioned(layout: &Layout) -> Result<Vec<(i64, i64, i64)>> {
 /// reached). With non-negative strides the result is checked against a brute-force search
 /// over all layouts (`tests/exhaustive.rs`); with mixed signs a larger one can exist that adds
 /// modes of opposite signs (`(2,2):(-1,2)` reaches 1 at index 3), which the chain does not
-/// search for. The search is bounded ([`RIGHT_INVERSE_BUDGET`] steps); past the bound the
+/// search for. The search is bounded (`RIGHT_INVERSE_BUDGET` steps); past the bound the
 /// chain found so far is returned.
 pub fn right_inverse(layout: &Layout) -> Result<Layout> {
     right_inverse_where(layout, &|_| true)

@@ -69,10 +69,12 @@ impl Layout {
         Layout { shape, stride }
     }
 
+    /// The shape: the domain.
     pub fn shape(&self) -> &IntTuple {
         &self.shape
     }
 
+    /// The stride, congruent to the shape.
     pub fn stride(&self) -> &IntTuple {
         &self.stride
     }
@@ -88,6 +90,7 @@ impl Layout {
         self.shape.rank()
     }
 
+    /// The nesting depth of the shape (0 for an integer).
     pub fn depth(&self) -> usize {
         self.shape.depth()
     }

@@ -10,8 +10,11 @@ use crate::layout::Layout;
 /// A coordinate that may leave modes free with `_`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SliceCoord {
+    /// A fixed coordinate.
     Int(i64),
+    /// `_`: the mode is kept.
     Free,
+    /// A tuple of slice coordinates.
     Tuple(Vec<SliceCoord>),
 }
 
@@ -60,7 +63,7 @@ pub fn slice(layout: &Layout, c: &SliceCoord) -> Result<(Layout, i64)> {
 }
 
 /// The layout of the modes `c` fixes (its integer entries; `_` entries are left out), grouped
-/// as [`slice`] groups the free modes: the complement of the slice. Sub-layout k of the
+/// as [`slice()`] groups the free modes: the complement of the slice. Sub-layout k of the
 /// slicing, the slice at the k-th value (colexicographic) of the fixed coordinates, starts at
 /// offset `slice_fixed(L, c)(k)`, and `L = slice(L, c) + slice_fixed(L, c)` on the split
 /// coordinates, so every sub-layout offset is an offset of L. The values of the fixed

@@ -14,19 +14,24 @@ use crate::semimodule::write_basis_sum;
 /// A stride tuple whose leaves may be coordinate or F2 strides.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stride {
+    /// An integer stride.
     Int(i64),
     /// `Σ a_i@i`: the coefficient of basis element i at position i (no trailing zeros).
     Basis(Vec<i64>),
     /// `fk`: the bit vector k.
     F2(i64),
+    /// A tuple of strides.
     Tuple(Vec<Stride>),
 }
 
 /// A layout with coordinate or F2 strides, as built from a shape and a [`Stride`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum StridedLayout {
+    /// Integer strides only.
     Int(Layout),
+    /// Some coordinate strides `a@i` (no F2).
     Coordinate(CoordinateLayout),
+    /// Some F2 strides `fk` (no coordinate).
     F2(F2Layout),
 }
 

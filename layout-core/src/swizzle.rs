@@ -134,10 +134,12 @@ impl SwizzledLayout {
         SwizzledLayout { swizzle, offset, layout }
     }
 
+    /// The swizzle `Sw<B,M,S>`.
     pub fn swizzle(&self) -> Swizzle {
         self.swizzle
     }
 
+    /// The offset added between L and the swizzle (`Sw o off o L`).
     pub fn offset(&self) -> i64 {
         self.offset
     }
@@ -152,6 +154,7 @@ impl SwizzledLayout {
         SwizzledLayout { layout, ..self.clone() }
     }
 
+    /// L's shape: the swizzle does not change the domain.
     pub fn shape(&self) -> &IntTuple {
         self.layout.shape()
     }
@@ -161,10 +164,12 @@ impl SwizzledLayout {
         self.layout.size()
     }
 
+    /// The number of top-level modes of L.
     pub fn rank(&self) -> usize {
         self.layout.rank()
     }
 
+    /// The nesting depth of L's shape.
     pub fn depth(&self) -> usize {
         self.layout.depth()
     }

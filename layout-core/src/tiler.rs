@@ -12,6 +12,7 @@ use crate::trace::{self, Role};
 /// A tiler: one layout applied to the whole layout, or one entry per mode.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tiler {
+    /// One layout composed with the whole layout.
     Layout(Layout),
     /// `[T0, T1, …]`; `None` is `_`.
     Modes(Vec<Option<Tiler>>),

@@ -340,13 +340,35 @@ pub enum DynTensorError {
         "the slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}{} (needs {needed})",
         at_base(*.min, *.max, *.base)
     )]
-    TooShort { len: usize, layout: String, min: isize, max: isize, base: usize, needed: usize },
+    TooShort {
+        /// The length of the slice.
+        len: usize,
+        /// The layout with its numbers, in canonical notation.
+        layout: String,
+        /// The smallest offset of the layout.
+        min: isize,
+        /// The largest offset of the layout.
+        max: isize,
+        /// The base offset: position `base + o` of the slice holds offset `o`.
+        base: usize,
+        /// `base + max + 1`, the length the slice needs (saturated at `usize::MAX`).
+        needed: usize,
+    },
     /// The base is smaller than `-min_offset()`.
     #[error(
         "the layout `{layout}` addresses offsets {min}..={max}, so the base must be at least {}, but it is {base}",
         .min.unsigned_abs()
     )]
-    BaseTooSmall { layout: String, min: isize, max: isize, base: usize },
+    BaseTooSmall {
+        /// The layout with its numbers, in canonical notation.
+        layout: String,
+        /// The smallest offset of the layout.
+        min: isize,
+        /// The largest offset of the layout.
+        max: isize,
+        /// The base offset given.
+        base: usize,
+    },
 }
 
 fn at_base(min: isize, max: isize, base: usize) -> String {

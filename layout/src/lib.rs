@@ -41,6 +41,22 @@
 //! creation); items that tile, partition or slice an earlier item implement [`SubLayout`],
 //! and `t.tile::<Sub>(k)` is sub-tensor k.
 //!
+//! The run-time algebra is here too, by name (the layout kinds, their errors, the notation
+//! and the operations; the whole of layout-core is [`algebra`]):
+//!
+//! ```
+//! use cute_layout::{Layout, composition, logical_divide, parse_layout, parse_tiler};
+//!
+//! let a = parse_layout("(6,2):(8,2)")?;
+//! let b = parse_layout("(4,3):(3,1)")?;
+//! assert_eq!(composition(&a, &b)?.to_string(), "((2,2),3):((24,2),8)");
+//! let tiles: Layout = cute_layout::logical_divide_tiler(&parse_layout("(8,8):(1,8)")?, &parse_tiler("[4:1,2:1]")?)?;
+//! assert_eq!(tiles.to_string(), "((4,2),(2,4)):((1,4),(8,16))");
+//! // Not admissible: an error naming the condition, never a panic.
+//! assert!(logical_divide(&parse_layout("(4,8):(1,4)")?, &parse_layout("5:1")?).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! A mistake is a compile error at the operand responsible:
 //!
 //! ```compile_fail
@@ -51,7 +67,26 @@
 // names `::cute_layout`; this makes that path resolve inside this crate too.
 extern crate self as cute_layout;
 
-pub use layout_core::*;
+// The run-time algebra, by name: what a user of the facade reaches for (the layout values of
+// every kind, their errors, the notation and the operations). No glob: `layout_core::Result`
+// would shadow std's `Result` on `use cute_layout::*`, and the planners behind the macro are
+// not the user's API. Everything else of layout-core is under `algebra`.
+pub use layout_core::{
+    AnyLayout, Blame, ComposedLayout, CoordinateLayout, DynamicError, Explanation, F2Layout, IntTuple, Layout,
+    LayoutError, SliceCoord, Swizzle, SwizzledLayout, Tiler, Value,
+};
+pub use layout_core::{
+    blocked_product, coalesce, complement, composition, crd2idx, downcast, evaluate, explain, filter, flat_divide,
+    flat_product, idx2crd, left_inverse, local_partition, local_tile, logical_divide, logical_divide_tiler,
+    logical_product, logical_product_tiler, make_ordered_layout, max_common_layout, max_common_vector, parse_int_tuple,
+    parse_layout, parse_tiler, raked_product, right_inverse, slice, slice_fixed, tile_to_shape, tiled_divide,
+    tiled_product, upcast, zipped_divide, zipped_product,
+};
+
+/// The whole of layout-core, the run-time algebra (the crate root re-exports the parts a user
+/// reaches for by name): the by-mode and extended variants of the operations, symbolic
+/// layouts, the copy and GEMM planners behind the macro, and layout-core's own `Result`.
+pub use layout_core as algebra;
 
 // The README's Rust examples run as doc tests.
 #[cfg(doctest)]
@@ -273,6 +308,7 @@ macro_rules! __impl_static_layout {
         // SAFETY: `$min` and `$max` are the smallest and largest offsets of the domain, which
         // the code generator computed from the same plan as the index functions.
         $(#[$attr])*
+        #[automatically_derived]
         unsafe impl $crate::StaticLayout for $name {
             const COSIZE: usize = $name::COSIZE;
             const MIN_OFFSET: isize = $min;
@@ -291,6 +327,7 @@ macro_rules! __impl_static_layout {
 macro_rules! __impl_layout_value {
     ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $value:ty) => {
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::clone::Clone for $name {
             #[inline]
             fn clone(&self) -> Self {
@@ -299,9 +336,11 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::marker::Copy for $name {}
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(::core::stringify!($name))
@@ -309,6 +348,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::default::Default for $name {
             #[inline]
             fn default() -> Self {
@@ -317,6 +357,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::cmp::PartialEq for $name {
             #[inline]
             fn eq(&self, _: &Self) -> bool {
@@ -325,15 +366,18 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::cmp::Eq for $name {}
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::hash::Hash for $name {
             #[inline]
             fn hash<H: ::core::hash::Hasher>(&self, _: &mut H) {}
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl ::core::fmt::Display for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str($name::NOTATION)
@@ -341,6 +385,7 @@ macro_rules! __impl_layout_value {
         }
 
         $(#[$attr])*
+        #[automatically_derived]
         impl $crate::GeneratedLayout for $name {
             type Offset = $off;
             type Coord = $coord;

@@ -38,8 +38,9 @@ pub enum TensorError {
         len: usize,
         /// The layout in canonical notation.
         layout: &'static str,
-        /// The smallest and largest offsets of the layout.
+        /// The smallest offset of the layout.
         min: isize,
+        /// The largest offset of the layout.
         max: isize,
         /// The base offset: position `base + o` of the slice holds offset `o`.
         base: usize,
@@ -54,8 +55,9 @@ pub enum TensorError {
     BaseTooSmall {
         /// The layout in canonical notation.
         layout: &'static str,
-        /// The smallest and largest offsets of the layout.
+        /// The smallest offset of the layout.
         min: isize,
+        /// The largest offset of the layout.
         max: isize,
         /// The base offset given.
         base: usize,

@@ -26,6 +26,7 @@ mod generated;
 
 /// Checks one generated layout against layout-core's evaluation of its expression.
 pub trait Check {
+    /// An integer layout.
     fn check<L: StaticLayout>(&mut self, expr: &str)
     where
         L::Coord: Debug;

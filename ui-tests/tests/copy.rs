@@ -21,7 +21,9 @@ mod generated;
 
 /// An element type under test, with a value for each source index and a poison value.
 pub trait Elem: cute_layout::kernels::Element + Debug + PartialEq {
+    /// The value of source element `k`.
     fn value(k: usize) -> Self;
+    /// A value no source element has: what a destination element not written keeps.
     const POISON: Self;
 }
 
@@ -57,6 +59,7 @@ type Kernel<T> = fn(&[T], &mut [T]);
 
 /// Runs every generated case through a visitor.
 pub trait Visit {
+    /// One case: the source and destination layouts and the copy for each element type.
     fn visit(&mut self, src: &str, dst: &str, kernels: (Kernel<u8>, Kernel<u16>, Kernel<f32>, Kernel<f64>));
 }
 

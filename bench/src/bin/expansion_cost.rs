@@ -3,7 +3,9 @@
 //! constants and straight-line `const fn offset`s, and `traits/`: those hand-written
 //! layouts plus the standard trait impls the issue asks of every generated unit struct
 //! (`Clone`, `Copy`, `Debug`, `Default`, `PartialEq`, `Eq`, `Hash`, `Display`), written out
-//! as the facade writes them: the floor any design with one unit struct per layout pays.
+//! as the facade writes them: the floor any design with one unit struct per layout pays; and
+//! `expanded/`: the `macro/` crate with the macro's expansion pasted as text, so the macro's
+//! own time is the difference to `macro/`.
 //! Usage: `expansion_cost OUT_DIR [N]`.
 
 use std::fmt::Write as _;
@@ -151,5 +153,21 @@ fn main() {
     write_crate(&out.join("macro"), "expansion_macro", &macro_lib, &package, facade);
     write_crate(&out.join("consts"), "expansion_consts", &consts_lib, &package, facade);
     write_crate(&out.join("traits"), "expansion_traits", &traits_lib, &package, facade);
+    // The macro's own share: the same crate with the macro's expansion pasted as text (the
+    // current tree's code generator, so only when the facade is this tree's).
+    if std::env::var_os("LAYOUT_FACADE").is_none() {
+        let input: proc_macro2::TokenStream = macro_lib
+            .split_once("layout! {\n")
+            .and_then(|(_, rest)| rest.rsplit_once('}'))
+            .map(|(items, _)| items)
+            .expect("the layout! invocation")
+            .parse()
+            .expect("the items as tokens");
+        let expansion = layout_codegen::expand(input);
+        let expanded_lib = format!("#![allow(dead_code)]\n\nuse {krate} as _;\n\n{expansion}\n");
+        write_crate(&out.join("expanded"), "expansion_expanded", &expanded_lib, &package, facade);
+    } else {
+        let _ = std::fs::remove_dir_all(out.join("expanded"));
+    }
     println!("wrote {n} layouts to {}/{{macro,consts,traits}}", out.display());
 }

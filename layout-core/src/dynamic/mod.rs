@@ -1,7 +1,7 @@
 //! Dynamic extents: layouts whose sizes and strides are known only at run time.
 //!
 //! Identifiers in shapes and strides are symbols, positive run-time integers:
-//! `(M,N):(1,LD)`. The algebra runs over them with static operands ([`layout`]): what can
+//! `(M,N):(1,LD)`. The algebra runs over them with static operands (`dynamic::layout`): what can
 //! be decided at expansion time is decided there (with the facts the user states, `where
 //! M % 8 == 0, LD >= M`), what depends on the run-time values becomes a condition that the
 //! constructor of the layout checks once ([`DynLayout::substitute`] here, `Mat::new` in the

@@ -3,11 +3,14 @@
 /// A byte range `start..end` in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// The first byte.
     pub start: usize,
+    /// One past the last byte.
     pub end: usize,
 }
 
 impl Span {
+    /// The span `start..end`.
     pub fn new(start: usize, end: usize) -> Span {
         Span { start, end }
     }
@@ -19,6 +22,7 @@ impl Span {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// What a node of the syntax tree is.
 pub enum ExprKind {
     /// A decimal integer (possibly negative).
     Int(i64),
@@ -33,14 +37,31 @@ pub enum ExprKind {
     /// A name bound earlier (the macro's items).
     Name(String),
     /// `name(args…)`: an operation of the algebra.
-    Call { name: String, name_span: Span, args: Vec<Expr> },
+    Call {
+        /// The operation's name as written.
+        name: String,
+        /// Where the name is.
+        name_span: Span,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
     /// `a*b` or `a/b` (`op` is `*` or `/`), left-associative, between integers and symbols:
     /// the products and quotients of dynamic extents (`8*M`, `M/8`, `LD*N`).
-    Arith { lhs: Box<Expr>, op: char, rhs: Box<Expr> },
+    Arith {
+        /// The left operand.
+        lhs: Box<Expr>,
+        /// `*` or `/`.
+        op: char,
+        /// The right operand.
+        rhs: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+/// A node of the syntax tree and where it is in the source.
 pub struct Expr {
+    /// What the node is.
     pub kind: ExprKind,
+    /// The bytes of the source the node was parsed from.
     pub span: Span,
 }

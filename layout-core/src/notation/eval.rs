@@ -25,12 +25,31 @@ pub type Env = HashMap<String, Value>;
 /// An error of the expression language, at a byte span of the source.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ExprError {
+    /// The text is not an expression of the language.
     #[error("{message}")]
-    Parse { span: Span, message: String },
+    Parse {
+        /// Where.
+        span: Span,
+        /// What was expected.
+        message: String,
+    },
+    /// An operand of the wrong kind (a tiler where a layout is needed, …) or a wrong number
+    /// of arguments.
     #[error("{message}")]
-    Type { span: Span, message: String },
+    Type {
+        /// The operand (or call) at fault.
+        span: Span,
+        /// What was expected and what was given.
+        message: String,
+    },
+    /// An operation of the algebra is not admissible.
     #[error("{error}")]
-    Layout { span: Span, error: LayoutError },
+    Layout {
+        /// The operand the error blames (or the call).
+        span: Span,
+        /// The algebra's error.
+        error: LayoutError,
+    },
 }
 
 impl ExprError {
@@ -179,7 +198,9 @@ pub struct Function {
     pub op: Operation,
     /// How it is called, e.g. `complement(L[, cotarget])`.
     pub signature: &'static str,
+    /// The fewest arguments it takes.
     pub min_args: usize,
+    /// The most arguments it takes.
     pub max_args: usize,
     run: fn(&Args) -> Result<Value, ExprError>,
 }

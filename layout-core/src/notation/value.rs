@@ -19,7 +19,9 @@ pub enum Value {
     Coord(SliceCoord),
     /// A layout of any kind (integer, swizzled, coordinate, F2).
     Layout(AnyLayout),
+    /// A by-mode tiler `[T0, T1, …]`.
     Tiler(Tiler),
+    /// `true` or `false` (the predicates, e.g. `congruent(P, S)`).
     Bool(bool),
     /// `_` on its own (only meaningful inside tilers and coordinates).
     Underscore,

@@ -162,11 +162,25 @@ pub enum SubTensorError {
     Algebra(LayoutError),
     /// The sub-tensor index is past the number of sub-tensors.
     #[error("sub-tensor {k} of `{sub}` in `{parent}`: there are {count}")]
-    OutOfRange { k: usize, count: usize, sub: String, parent: String },
+    OutOfRange {
+        /// The index asked for.
+        k: usize,
+        /// The number of sub-tensors.
+        count: usize,
+        /// The sub-layout.
+        sub: String,
+        /// The parent's layout.
+        parent: String,
+    },
     /// A fixed entry of the slice coordinate lies outside its mode (layout-core would evaluate
     /// it on the extended domain, outside the parent tensor).
     #[error("the coordinate `{coord}` lies outside the shape of `{parent}`")]
-    CoordOutOfRange { coord: String, parent: String },
+    CoordOutOfRange {
+        /// The slice coordinate.
+        coord: String,
+        /// The parent's layout.
+        parent: String,
+    },
     /// The sub-layout has more flat modes than a [`RuntimeLayout`] holds, or numbers too large.
     #[error("the sub-layout `{0}` has more than {RUNTIME_MAX_MODES} flat modes or offsets that do not fit in isize")]
     TooLarge(String),

@@ -9,7 +9,7 @@
 //!
 //! What runs, per body:
 //! - a contiguous run (`Run { src: 1, dst: 1 }`): without loops and below the streaming
-//!   threshold, `copy_nonoverlapping` in [`run`] itself; otherwise straight unaligned vector
+//!   threshold, `copy_nonoverlapping` in [`run`](crate::kernels::run) itself; otherwise straight unaligned vector
 //!   moves up to 256
 //!   bytes, `copy_nonoverlapping` beyond; streaming (non-temporal) stores of whole lines when
 //!   the runs are at least 256 bytes and the program writes more than 4 MiB (AVX2, AVX-512).
@@ -48,8 +48,11 @@ pub use element::{Element, Width};
 /// the destination by `dst` elements per iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Loop {
+    /// The number of iterations.
     pub extent: usize,
+    /// The source stride, in elements per iteration.
     pub src: isize,
+    /// The destination stride, in elements per iteration.
     pub dst: isize,
 }
 
@@ -60,21 +63,40 @@ pub enum Body {
     /// `dst[k·dst] = src[k·src]` for `k < len`. `src == dst == 1` is a contiguous vector
     /// (the common vector of the two layouts); `src == 0` a broadcast (load once, store
     /// `len` times); anything else a gather or scatter.
-    Run { len: usize, src: isize, dst: isize },
+    Run {
+        /// The number of elements.
+        len: usize,
+        /// The source stride.
+        src: isize,
+        /// The destination stride.
+        dst: isize,
+    },
     /// A `rows × cols` transpose: `dst[r·dst_ld + c] = src[r + c·src_ld]` for `r < rows`,
     /// `c < cols` (the source contiguous along rows, the destination along columns), done
     /// in register tiles inside cache blocks.
-    Transpose { rows: usize, cols: usize, src_ld: isize, dst_ld: isize },
+    Transpose {
+        /// The extent along which the source is contiguous.
+        rows: usize,
+        /// The extent along which the destination is contiguous.
+        cols: usize,
+        /// The source's stride between columns.
+        src_ld: isize,
+        /// The destination's stride between rows.
+        dst_ld: isize,
+    },
 }
 
 /// A copy plan in the form the drivers run: a body inside a loop nest (innermost loop first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Program<'a> {
+    /// What runs at each point of the nest.
     pub body: Body,
+    /// The loops, innermost first.
     pub loops: &'a [Loop],
     /// Offsets of the first element on each side (non-zero after a broadcast destination
     /// mode was reduced to its last write).
     pub src_base: isize,
+    /// The destination's offset of the first element (see `src_base`).
     pub dst_base: isize,
 }
 

@@ -1,7 +1,8 @@
 use cute_layout::layout;
 
 // Every error of one invocation is reported, each at its own tokens; the failed items still
-// exist, so their uses below produce no further errors.
+// exist, with the signatures of a real layout of rank 1 (the failed item's shape is unknown:
+// `coord` returns a `usize`), so their uses below produce no further errors.
 layout! {
     /// Fine.
     pub A = (4,8):(1,4);
@@ -15,8 +16,9 @@ layout! {
 const X: usize = Bad::offset(3);
 
 fn main() {
-    let _ = Worse::offset_of((1, 2));
-    let (_a, _b): (usize, usize) = Typo::coord(3);
+    let _ = Worse::offset_of(Worse::coord(2));
+    let _: usize = Typo::coord(3);
+    Typo::coord(3);
     let _ = Uses::SIZE + X + A::SIZE;
     println!("{}", Bad);
 }
