@@ -40,7 +40,9 @@ impl fmt::Display for GemmLevel {
 /// The element type of a GEMM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GemmElem {
+    /// `f32`.
     F32,
+    /// `f64`.
     F64,
 }
 
@@ -92,7 +94,9 @@ pub enum Packer {
 /// The blocking of one level and element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmBlocking {
+    /// The dispatch level this blocking is for.
     pub level: GemmLevel,
+    /// The element type this blocking is for.
     pub elem: GemmElem,
     /// Elements per vector register.
     pub lanes: usize,
@@ -109,10 +113,13 @@ pub struct GemmBlocking {
     /// The narrower kernels an edge tile of fewer columns runs, narrowest first (each takes
     /// the tiles of at most that many columns); wider edge tiles run the full kernel.
     pub narrow_nr: &'static [usize],
+    /// The order of the elements inside a packed B micro-panel.
     pub b_order: BPanelOrder,
+    /// How the panels are packed at this level.
     pub packer: Packer,
-    /// The register tile of the direct (unpacked) kernel of small problems.
+    /// Rows of the register tile of the direct (unpacked) kernel of small problems.
     pub direct_mr: usize,
+    /// Columns of the register tile of the direct kernel.
     pub direct_nr: usize,
 }
 
@@ -268,8 +275,11 @@ pub const fn gemm_transposes(rs: isize, cs: isize) -> bool {
 /// The cache blocks of one problem (each at most the level's maximum).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmBlocks {
+    /// Rows of the packed A block.
     pub mc: usize,
+    /// Columns of the packed B block.
     pub nc: usize,
+    /// Depth of the packed panels.
     pub kc: usize,
 }
 

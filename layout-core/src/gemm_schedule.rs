@@ -33,7 +33,9 @@ pub enum GemmRegime {
 /// One dispatch level's blocking at a problem's sizes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelSchedule {
+    /// The level's blocking (register tile, cache-block maxima, packers).
     pub blocking: GemmBlocking,
+    /// The cache blocks at this problem's sizes.
     pub blocks: GemmBlocks,
     /// The packed A block `blocks.mc × blocks.kc` over `(i, p)`.
     pub a_panel: Layout,
@@ -46,13 +48,17 @@ pub struct LevelSchedule {
 /// The schedule of a planned GEMM with element type `elem`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GemmSchedule {
+    /// The element type.
     pub elem: GemmElem,
-    /// The extents of the leaves of M, N and K the kernel call takes.
+    /// The extent of the leaves of M the kernel call takes.
     pub m: i64,
+    /// The extent of the leaves of N the kernel call takes.
     pub n: i64,
+    /// The extent of the leaves of K the kernel call takes.
     pub k: i64,
     /// Kernel calls per item call (the product of the other leaves and the batch).
     pub calls: i64,
+    /// Which path runs the kernel call (static kernel, direct loop or blocked engine).
     pub regime: GemmRegime,
     /// The engine computes `Cᵀ = Bᵀ·Aᵀ` (C contiguous along n); its m and n are then N and M.
     pub transposed: bool,
