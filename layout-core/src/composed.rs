@@ -10,6 +10,8 @@
 //! a swizzle after the layout when they commute), and a chain that is a plain or a swizzled
 //! layout is one: [`ComposedLayout::build`] returns the simplest kind.
 
+use crate::operation::Operation;
+use crate::trace;
 use std::fmt;
 
 use crate::any_layout::AnyLayout;
@@ -223,9 +225,15 @@ fn fold_inner(mut stages: Vec<Stage>, mut inner: Layout) -> (Vec<Stage>, Layout)
             },
             [.., Stage::Layout(a), Stage::Swizzle(sw)] if inner.non_negative() => {
                 let within = inner.cosize().is_ok_and(|c| c <= a.size());
-                let swapped = pull_through(*sw, a).ok().filter(|_| within);
-                let Some((sw2, l)) = swapped.and_then(|sw2| crate::composition(a, &inner).ok().map(|l| (sw2, l)))
-                else {
+                let Some(sw2) = pull_through(*sw, a).ok().filter(|_| within) else {
+                    return (stages, inner);
+                };
+                trace::note(|| {
+                    format!(
+                        "{a} ∘ {sw} = {sw2} ∘ {a} on the domain of {a} (checked at every point): the swizzle moves out"
+                    )
+                });
+                let Ok(l) = crate::composition(a, &inner) else {
                     return (stages, inner);
                 };
                 let mut next = stages[..stages.len() - 2].to_vec();
@@ -274,9 +282,14 @@ pub(crate) fn chain_of(l: &AnyLayout) -> Option<(Vec<Stage>, Layout)> {
 pub fn compose_chains(a: &AnyLayout, b: &AnyLayout) -> Option<Result<AnyLayout>> {
     let (mut stages, a_inner) = chain_of(a)?;
     let (b_stages, b_inner) = chain_of(b)?;
-    stages.push(Stage::Layout(a_inner));
-    stages.extend(b_stages);
-    Some(ComposedLayout::build(stages, b_inner))
+    Some(trace::operation(Operation::Composition, &[("A", a), ("B", b)], || {
+        trace::note(|| {
+            format!("A ∘ B = {a} o {b}: A's chain, then B's chain around B's inner layout {b_inner}, in normal form")
+        });
+        stages.push(Stage::Layout(a_inner));
+        stages.extend(b_stages);
+        ComposedLayout::build(stages, b_inner)
+    }))
 }
 
 /// `A ∘ Sw` on A's domain: `A o Sw o I` with I the compact column-major layout of A's shape
@@ -288,7 +301,10 @@ pub fn compose_swizzle(a: &AnyLayout, sw: Swizzle) -> Option<Result<AnyLayout>> 
         Ok(i) => i,
         Err(e) => return Some(Err(e)),
     };
-    stages.push(Stage::Layout(a_inner));
-    stages.push(Stage::Swizzle(sw));
-    Some(ComposedLayout::build(stages, identity))
+    Some(trace::operation(Operation::Composition, &[("A", a), ("B", &sw)], || {
+        trace::note(|| format!("A ∘ {sw} on A's domain = A o {sw} o {identity}, in normal form"));
+        stages.push(Stage::Layout(a_inner));
+        stages.push(Stage::Swizzle(sw));
+        ComposedLayout::build(stages, identity)
+    }))
 }

@@ -55,7 +55,7 @@ mod unzip;
 
 pub use any_layout::AnyLayout;
 pub use basis::{CoordinateLayout, compose_coordinates};
-pub use blocking::{TransposeBlocking, transpose_blocking};
+pub use blocking::{SQUARE_BLOCK_BYTES, STREAM_BYTES, TransposeBlocking, transpose_blocking};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};

@@ -233,3 +233,31 @@ fn a_walk_is_narrated_once_per_run() {
         .collect();
     assert_eq!(begins, [(0, Operation::LogicalDivide), (1, Operation::Complement), (1, Operation::Composition)]);
 }
+
+/// A composition with a swizzle or a swizzled layout on the right is narrated as itself
+/// (operands as written, the swizzle moved out, the inner composition nested one level down)
+/// and ends with the value `evaluate` gives.
+#[test]
+fn a_composition_with_a_swizzle_on_the_right_is_narrated_as_itself() {
+    for (text, b) in [
+        ("composition((8,8):(8,1), Sw<2,0,3> o (8,8):(8,1))", "Sw<2,0,3> o (8,8):(8,1)"),
+        ("composition((8,8):(8,1), Sw<2,0,3>)", "Sw<2,0,3>"),
+    ] {
+        let e = explain(text).unwrap();
+        let want = evaluate(text).unwrap().to_string();
+        let first = &e.steps[0];
+        assert_eq!(first.depth, 0);
+        let Event::Begin { op, operands } = &first.event else { panic!("`{text}` starts with `{first}`") };
+        assert_eq!(*op, Operation::Composition);
+        assert_eq!(operands[0], ("A", "(8,8):(8,1)".to_string()));
+        assert_eq!(operands[1], ("B", b.to_string()));
+        let last = e.steps.last().unwrap();
+        assert_eq!(last.depth, 0);
+        assert_eq!(last.event, Event::End { op: Operation::Composition, result: Ok(want.clone()) }, "{text}");
+        assert!(e.steps.iter().any(|s| matches!(&s.event, Event::Note(n) if n.contains("the swizzle moves out"))));
+        assert!(
+            e.steps.iter().any(|s| s.depth == 1 && matches!(s.event, Event::Begin { op: Operation::Composition, .. }))
+        );
+        assert_eq!(e.result.as_ref().unwrap().to_string(), want);
+    }
+}
