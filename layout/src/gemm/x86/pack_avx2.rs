@@ -198,7 +198,7 @@ mod timing {
     }
 
     #[test]
-    #[ignore]
+    #[ignore = "a timing harness, not a test: cargo test --release -p cute-layout --lib time_packers -- --ignored --nocapture"]
     fn time_packers() {
         if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
             return;
