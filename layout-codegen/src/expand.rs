@@ -263,48 +263,14 @@ fn swizzled_items(target: &Target, plan: &SwizzledPlan) -> TokenStream {
             #xor
         }
     };
-    let (param, stmts, body) = offset_body(&inner.modes[..inner.offset_modes], plan.signed);
-    let offset = quote! {
-        pub const fn offset(#param: usize) -> #off {
-            #stmts
-            Self::swizzle(#body)
-        }
+    let for_each = for_each_nest(&inner.modes, plan.signed, &|o| quote!(Self::swizzle(#o)));
+    let kind = Wrapped {
+        word: "swizzled",
+        apply: quote!(swizzle),
+        runtime: quote!(SwizzledLayout),
+        signed_inner: plan.signed,
     };
-    let coord_ty = coord_type(&inner.shape);
-    let (pattern, body) = offset_of_body(&inner.leaves, &inner.shape, plan.signed);
-    let offset_of = quote! {
-        pub const fn offset_of(#pattern: #coord_ty) -> #off {
-            Self::swizzle(#body)
-        }
-    };
-    let summary = format!(
-        " The swizzled layout `{}`: {}, offsets {}.",
-        plan.notation,
-        indices(inner.size),
-        if plan.signed { "of either sign".to_string() } else { format!("in `0..{}`", plan.cosize) }
-    );
-    kind_items(
-        target,
-        Parts {
-            summary,
-            notation: plan.notation.clone(),
-            size: inner.size,
-            rank: inner.rank,
-            depth: inner.depth,
-            off: off.clone(),
-            cosize_ty: quote!(usize),
-            cosize: lit(plan.cosize).into_token_stream(),
-            coord_ty,
-            runtime: Runtime::Value(quote!(SwizzledLayout)),
-            cosize_doc: " `cosize(L)` as layout-core reports it.",
-            traversal_doc: &[" Calls `f` with the offset of every index in order."],
-            extra,
-            offset,
-            offset_of,
-            coord: coord_fn(&inner.leaves, &inner.shape),
-            for_each: for_each_nest(&inner.modes, plan.signed, &|o| quote!(Self::swizzle(#o))),
-        },
-    )
+    wrapped_items(target, &plan.notation, plan.signed, plan.cosize, inner, &off, kind, extra, for_each)
 }
 
 /// `F_1 o … o F_k o B`: B's straight-line offset as an `isize`, then `Self::stages`, which
@@ -348,46 +314,78 @@ fn composed_items(target: &Target, plan: &ComposedPlan) -> TokenStream {
             #out
         }
     };
-    let (param, stmts, body) = offset_body(&inner.modes[..inner.offset_modes], true);
+    let for_each = for_each_by_index(&off);
+    let kind = Wrapped { word: "composed", apply: quote!(stages), runtime: quote!(ComposedLayout), signed_inner: true };
+    wrapped_items(target, &plan.notation, plan.signed, plan.cosize, inner, &off, kind, extra, for_each)
+}
+
+/// What sets a kind whose offset is a function applied to an inner layout's offset apart:
+/// the word in its summary, the generated function applied (`Self::swizzle`, `Self::stages`),
+/// the run-time value's type, and whether the inner offsets are computed as `isize`.
+struct Wrapped {
+    word: &'static str,
+    apply: TokenStream,
+    runtime: TokenStream,
+    signed_inner: bool,
+}
+
+/// The items of a swizzled or composed layout: `offset`/`offset_of` of the inner layout
+/// with `Self::APPLY` around them, `coord` of the inner layout, and the rest of the kind's
+/// items.
+#[allow(clippy::too_many_arguments)]
+fn wrapped_items(
+    target: &Target,
+    notation: &str,
+    signed: bool,
+    cosize: u64,
+    inner: &IndexPlan,
+    off: &TokenStream,
+    kind: Wrapped,
+    extra: TokenStream,
+    for_each: TokenStream,
+) -> TokenStream {
+    let apply = &kind.apply;
+    let (param, stmts, body) = offset_body(&inner.modes[..inner.offset_modes], kind.signed_inner);
     let offset = quote! {
         pub const fn offset(#param: usize) -> #off {
             #stmts
-            Self::stages(#body)
+            Self::#apply(#body)
         }
     };
     let coord_ty = coord_type(&inner.shape);
-    let (pattern, body) = offset_of_body(&inner.leaves, &inner.shape, true);
+    let (pattern, body) = offset_of_body(&inner.leaves, &inner.shape, kind.signed_inner);
     let offset_of = quote! {
         pub const fn offset_of(#pattern: #coord_ty) -> #off {
-            Self::stages(#body)
+            Self::#apply(#body)
         }
     };
     let summary = format!(
-        " The composed layout `{}`: {}, offsets {}.",
-        plan.notation,
+        " The {} layout `{}`: {}, offsets {}.",
+        kind.word,
+        notation,
         indices(inner.size),
-        if plan.signed { "of either sign".to_string() } else { format!("in `0..{}`", plan.cosize) }
+        if signed { "of either sign".to_string() } else { format!("in `0..{}`", cosize) }
     );
     kind_items(
         target,
         Parts {
             summary,
-            notation: plan.notation.clone(),
+            notation: notation.to_string(),
             size: inner.size,
             rank: inner.rank,
             depth: inner.depth,
             off: off.clone(),
             cosize_ty: quote!(usize),
-            cosize: lit(plan.cosize).into_token_stream(),
+            cosize: lit(cosize).into_token_stream(),
             coord_ty,
-            runtime: Runtime::Value(quote!(ComposedLayout)),
+            runtime: Runtime::Value(kind.runtime),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra,
             offset,
             offset_of,
             coord: coord_fn(&inner.leaves, &inner.shape),
-            for_each: for_each_by_index(&off),
+            for_each,
         },
     )
 }
