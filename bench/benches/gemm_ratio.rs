@@ -14,59 +14,13 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use cute_layout::gemm::{GemmScalar, gemm};
-use cute_layout::layout;
+use cute_layout::gemm::gemm;
 use faer::linalg::matmul::matmul as faer_matmul;
 use faer::{Accum, Par};
 
-layout! {
-    pub fn s32_4 = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
-    pub fn s32_8 = gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
-    pub fn s32_16 = gemm(f32, (16,16):(1,16), (16,16):(16,1), (16,16):(1,16));
-    pub fn s32_32 = gemm(f32, (32,32):(1,32), (32,32):(32,1), (32,32):(1,32));
-    pub fn s64_4 = gemm(f64, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
-    pub fn s64_8 = gemm(f64, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
-    pub fn s64_16 = gemm(f64, (16,16):(1,16), (16,16):(16,1), (16,16):(1,16));
-    pub fn s64_32 = gemm(f64, (32,32):(1,32), (32,32):(32,1), (32,32):(1,32));
-}
-
-trait Elem: GemmScalar + faer::traits::ComplexField + Default {
-    const NAME: &'static str;
-    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]);
-    fn from_f64(x: f64) -> Self;
-}
-
-impl Elem for f32 {
-    const NAME: &'static str = "f32";
-    #[inline(always)]
-    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]) {
-        match n {
-            4 => s32_4(1.0, a, b, 0.0, c),
-            8 => s32_8(1.0, a, b, 0.0, c),
-            16 => s32_16(1.0, a, b, 0.0, c),
-            _ => s32_32(1.0, a, b, 0.0, c),
-        }
-    }
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-}
-
-impl Elem for f64 {
-    const NAME: &'static str = "f64";
-    #[inline(always)]
-    fn run_static(n: usize, a: &[Self], b: &[Self], c: &mut [Self]) {
-        match n {
-            4 => s64_4(1.0, a, b, 0.0, c),
-            8 => s64_8(1.0, a, b, 0.0, c),
-            16 => s64_16(1.0, a, b, 0.0, c),
-            _ => s64_32(1.0, a, b, 0.0, c),
-        }
-    }
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-}
+#[path = "common/gemm_elem.rs"]
+mod gemm_elem;
+use gemm_elem::Elem;
 
 /// `C = A·B` (β = 0), C column-major; A and B column-major or row-major (`ta`, `tb`).
 struct Operands<T> {
@@ -82,7 +36,9 @@ struct Operands<T> {
 
 impl<T: Elem> Operands<T> {
     fn new(m: usize, n: usize, k: usize, ta: bool, tb: bool) -> Self {
-        let fill = |len: usize, seed: usize| (0..len).map(|i| T::from_f64(((i * 7 + seed) % 13) as f64 / 13.0 - 0.5)).collect();
+        let fill = |len: usize, seed: usize| {
+            (0..len).map(|i| T::from_f64(((i * 7 + seed) % 13) as f64 / 13.0 - 0.5)).collect()
+        };
         Operands { m, n, k, a: fill(m * k, 1), b: fill(k * n, 2), c: vec![T::default(); m * n], ta, tb }
     }
 
@@ -92,8 +48,22 @@ impl<T: Elem> Operands<T> {
         let (brs, bcs) = if self.tb { (n as isize, 1) } else { (1, k as isize) };
         // SAFETY: A is m×k, B k×n, C m×n, each in its own buffer of that size, with these strides.
         unsafe {
-            gemm(m, n, k, T::ONE, black_box(self.a.as_ptr()), ars, acs, self.b.as_ptr(), brs, bcs, T::ZERO,
-                self.c.as_mut_ptr(), 1, m as isize)
+            gemm(
+                m,
+                n,
+                k,
+                T::ONE,
+                black_box(self.a.as_ptr()),
+                ars,
+                acs,
+                self.b.as_ptr(),
+                brs,
+                bcs,
+                T::ZERO,
+                self.c.as_mut_ptr(),
+                1,
+                m as isize,
+            )
         }
     }
 
@@ -148,6 +118,7 @@ fn calls_for(flop: f64) -> usize {
     ((2e8 / flop).ceil() as usize).max(1)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn case<T: Elem>(name: &str, m: usize, n: usize, k: usize, ta: bool, tb: bool, pool: &rayon::ThreadPool, par: Par) {
     let flop = 2.0 * (m * n * k) as f64;
     let (l, f, med) = pool.install(|| {
@@ -170,7 +141,7 @@ fn peak() -> Option<(f64, f64)> {
     #[cfg(target_arch = "x86_64")]
     {
         let avx512 = is_x86_feature_detected!("avx512f");
-        if !avx512 && !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+        if !(avx512 || is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
             return None;
         }
         let iters = 1usize << 16;
@@ -236,7 +207,9 @@ mod fma {
 }
 
 fn loadavg() -> String {
-    std::fs::read_to_string("/proc/loadavg").map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" ")).unwrap_or_default()
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 fn main() {
@@ -298,10 +271,9 @@ fn main() {
         }
     }
     sample_peak(&mut peaks);
-    if let (Some(lo32), Some(hi32)) = (
-        peaks.iter().map(|p| p.0).min_by(f64::total_cmp),
-        peaks.iter().map(|p| p.0).max_by(f64::total_cmp),
-    ) {
+    if let (Some(lo32), Some(hi32)) =
+        (peaks.iter().map(|p| p.0).min_by(f64::total_cmp), peaks.iter().map(|p| p.0).max_by(f64::total_cmp))
+    {
         let hi64 = peaks.iter().map(|p| p.1).fold(0.0, f64::max);
         let lo64 = peaks.iter().map(|p| p.1).fold(f64::MAX, f64::min);
         println!("FMA peak of one core in this run: f32 {lo32:.1}-{hi32:.1} GFLOP/s, f64 {lo64:.1}-{hi64:.1} GFLOP/s");
