@@ -25,8 +25,6 @@ mod expand_gemm;
 mod fallback;
 mod gemm;
 mod kernel;
-// Its renamed and new plans are not yet documented item by item after a merge.
-#[allow(missing_docs)]
 pub mod plan;
 mod sub;
 

@@ -20,7 +20,12 @@ pub enum Split {
     /// Extent 1 (not last): the coordinate is 0 and the index passes on unchanged.
     Unit,
     /// Extent `1 << shift`: coordinate `q & mask`, quotient `q >> shift`.
-    Pow2 { shift: u32, mask: u64 },
+    Pow2 {
+        /// log2 of the extent.
+        shift: u32,
+        /// The extent minus one.
+        mask: u64,
+    },
     /// Any other extent `n`: coordinate `q % n`, quotient `q / n`.
     Div(u64),
 }
@@ -28,15 +33,20 @@ pub enum Split {
 /// One mode `extent:stride` and how the index is split there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mode {
+    /// The extent.
     pub extent: u64,
+    /// The stride.
     pub stride: i64,
+    /// How the running index is split here.
     pub split: Split,
 }
 
 /// The shape's tuple structure; leaves are numbered left to right.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShapeTree {
+    /// A leaf: its number.
     Leaf(usize),
+    /// A tuple of sub-trees.
     Tuple(Vec<ShapeTree>),
 }
 
@@ -45,11 +55,15 @@ pub enum ShapeTree {
 pub struct IndexPlan {
     /// Canonical notation of the layout as evaluated.
     pub notation: String,
+    /// The number of elements.
     pub size: u64,
+    /// The largest offset plus one.
     pub cosize: u64,
     /// The smallest offset (negative only with negative strides).
     pub min_offset: i64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// Some stride is negative: offsets are `isize`.
     pub signed: bool,
@@ -59,6 +73,7 @@ pub struct IndexPlan {
     pub offset_modes: usize,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
+    /// The shape's nesting, over the leaves.
     pub shape: ShapeTree,
 }
 
@@ -137,6 +152,7 @@ impl Plan {
 /// (`<< -S` for a negative S).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwizzledPlan {
+    /// Canonical notation of the layout.
     pub notation: String,
     /// The plan of L (its `cosize` is L's, not the swizzled layout's).
     pub inner: IndexPlan,
@@ -153,6 +169,7 @@ pub struct SwizzledPlan {
 }
 
 impl SwizzledPlan {
+    /// Plans `s`; fails when its offsets do not fit the emitted integer types.
     pub fn new(s: &SwizzledLayout) -> Result<SwizzledPlan, LayoutError> {
         let inner = IndexPlan::new(s.layout())?;
         let cosize = s.cosize()?;
@@ -180,7 +197,12 @@ pub enum StagePlan {
     /// An integer layout evaluated at the (non-negative) value: its index plan.
     Layout(IndexPlan),
     /// `x ^ ((x & yyy) >> S)` (`<< -S` for a negative S).
-    Swizzle { yyy: u64, shift: i64 },
+    Swizzle {
+        /// The bits read.
+        yyy: u64,
+        /// S: positive moves the bits down, negative up.
+        shift: i64,
+    },
     /// `x + o`.
     Offset(i64),
 }
@@ -190,6 +212,7 @@ pub enum StagePlan {
 /// (no layout stage sees a negative value) and to fit 64-bit integers there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComposedPlan {
+    /// Canonical notation of the layout.
     pub notation: String,
     /// The plan of B.
     pub inner: IndexPlan,
@@ -202,6 +225,7 @@ pub struct ComposedPlan {
 }
 
 impl ComposedPlan {
+    /// Plans `c`; fails when its values do not fit the emitted integer types.
     pub fn new(c: &ComposedLayout) -> Result<ComposedPlan, LayoutError> {
         let table = c.table()?;
         let stages = c
@@ -233,9 +257,13 @@ impl ComposedPlan {
 /// coefficients (the integer plan per component, sharing the division work).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CoordinatePlan {
+    /// Canonical notation of the layout.
     pub notation: String,
+    /// The number of elements.
     pub size: u64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// The codomain rank: the number of components of an offset.
     pub components: usize,
@@ -250,11 +278,14 @@ pub struct CoordinatePlan {
     pub mode_coefs: Vec<Vec<i64>>,
     /// The leaves of the shape as written, for `coord` and `offset_of`.
     pub leaves: Vec<Mode>,
+    /// Per leaf, the coefficient of each component.
     pub leaf_coefs: Vec<Vec<i64>>,
+    /// The shape's nesting, over the leaves.
     pub shape: ShapeTree,
 }
 
 impl CoordinatePlan {
+    /// Plans `b`; fails when a component's offsets do not fit the emitted integer types.
     pub fn new(b: &CoordinateLayout) -> Result<CoordinatePlan, LayoutError> {
         let n = b.codomain_rank();
         let mut cosize = Vec::with_capacity(n);
@@ -297,20 +328,28 @@ impl CoordinatePlan {
 /// unrolled over the digit's bits (a shift when k is a single bit).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct F2Plan {
+    /// Canonical notation of the layout.
     pub notation: String,
+    /// The number of elements.
     pub size: u64,
+    /// The largest offset plus one.
     pub cosize: u64,
+    /// The number of top-level modes.
     pub rank: usize,
+    /// The nesting depth of the shape.
     pub depth: usize,
     /// The modes of `coalesce(L)`; `stride` is the bit vector k of `fk`.
     pub modes: Vec<Mode>,
     /// How many leading coalesced modes `offset` computes (the rest have stride `f0`).
     pub offset_modes: usize,
+    /// The leaves of the shape as written; `stride` is the bit vector.
     pub leaves: Vec<Mode>,
+    /// The shape's nesting, over the leaves.
     pub shape: ShapeTree,
 }
 
 impl F2Plan {
+    /// Plans `l`; fails when its offsets do not fit the emitted integer types.
     pub fn new(l: &F2Layout) -> Result<F2Plan, LayoutError> {
         let cosize = l.cosize()?;
         let flat = |l: &F2Layout| -> Vec<(i64, i64)> {

@@ -25,11 +25,7 @@ mod composed;
 mod composition;
 mod copy;
 mod divide;
-// Not yet documented item by item (`missing_docs` is on everywhere else): the errors'
-// variant fields, the symbolic algebra and the trace events.
-#[allow(missing_docs)]
 pub mod dynamic;
-#[allow(missing_docs)]
 mod error;
 mod explain;
 mod f2;
@@ -49,7 +45,6 @@ mod stride;
 mod strided;
 mod swizzle;
 mod tiler;
-#[allow(missing_docs)]
 pub mod trace;
 mod unzip;
 

@@ -18,6 +18,7 @@ pub struct Step {
     /// How deep the step is: 0 for the outermost operation, one more inside each operation
     /// that another one runs (a divide runs a complement and a composition).
     pub depth: usize,
+    /// What happened.
     pub event: Event,
 }
 
@@ -25,13 +26,28 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// An operation starts; its operands, named (`A`, `B`, `L`, …) and printed.
-    Begin { op: Operation, operands: Vec<(&'static str, String)> },
+    Begin {
+        /// The operation.
+        op: Operation,
+        /// Its operands: name and notation.
+        operands: Vec<(&'static str, String)>,
+    },
     /// A layout the operation built on the way, printed.
-    Built { role: Role, layout: String },
+    Built {
+        /// What the layout is to the operation.
+        role: Role,
+        /// The layout, in notation.
+        layout: String,
+    },
     /// A step in words.
     Note(String),
     /// The operation ends with its result printed, or its error's message.
-    End { op: Operation, result: std::result::Result<String, String> },
+    End {
+        /// The operation.
+        op: Operation,
+        /// The result in notation, or the error's message.
+        result: std::result::Result<String, String>,
+    },
 }
 
 /// What a [`Event::Built`] layout is to the operation that built it.
@@ -41,7 +57,10 @@ pub enum Role {
     Coalesced,
     /// Composition: `A ∘ s:d` for the rank-1 mode `s:d` of B (the walk's piece for it).
     /// The pieces, in order, have the result's flat modes.
-    Piece { b_mode: String },
+    Piece {
+        /// The mode of B, in notation.
+        b_mode: String,
+    },
     /// By-mode application: the result's mode i.
     Mode(usize),
     /// Zipped divide or product: the rank-2 result for mode i of the tiler, whose modes go

@@ -33,8 +33,11 @@ use crate::tiler::Tiler;
 /// mode goes to the grid).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeMode {
+    /// The extent of A's mode.
     pub extent: SymInt,
+    /// The stride of A's mode.
     pub stride: SymInt,
+    /// The static tile extent along the mode (1 where the tiler leaves `_`).
     pub tile: i64,
 }
 
@@ -45,6 +48,7 @@ pub struct EdgeTiles {
     pub layout: DynLayout,
     /// The tiler as written, for messages.
     pub tiler: String,
+    /// One entry per mode of A, in order.
     pub modes: Vec<EdgeMode>,
 }
 

@@ -24,6 +24,7 @@ pub enum DynValue {
     Int(SymInt),
     /// A tuple with symbolic leaves (a shape).
     Tuple(SymTuple),
+    /// A layout with symbolic extents or strides.
     Layout(DynLayout),
 }
 
@@ -154,7 +155,9 @@ fn parse_with_facts(text: &str) -> Result<(Expr, Vec<Cond>), ExprError> {
 /// the layouts it was computed from, and the facts).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynInt {
+    /// The integer, over the symbols.
     pub value: SymInt,
+    /// The conditions under which it is valid.
     pub conds: Vec<super::Condition>,
     /// The symbols in order of first appearance.
     pub symbols: Vec<String>,
@@ -193,7 +196,9 @@ impl std::fmt::Display for DynInt {
 /// `rank`, `depth`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DynOutput {
+    /// A layout over the symbols.
     Layout(DynLayout),
+    /// An integer over the symbols.
     Int(DynInt),
     /// `local_tile_edge(A, T)` as the whole expression: the tiles with edges.
     Edges(super::EdgeTiles),

@@ -20,11 +20,14 @@ use crate::tiler::Tiler;
 /// A hierarchical tuple of symbolic integers (a dynamic shape or stride).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SymTuple {
+    /// One symbolic integer.
     Leaf(SymInt),
+    /// A tuple of sub-tuples.
     Tuple(Vec<SymTuple>),
 }
 
 impl SymTuple {
+    /// The static tuple, each leaf a constant.
     pub fn from_int_tuple(t: &IntTuple) -> SymTuple {
         match t {
             IntTuple::Int(v) => SymTuple::Leaf(SymInt::int(*v)),
@@ -32,6 +35,7 @@ impl SymTuple {
         }
     }
 
+    /// The leaves, left to right.
     pub fn leaves(&self) -> Vec<SymInt> {
         let mut out = Vec::new();
         self.push_leaves(&mut out);
@@ -45,10 +49,12 @@ impl SymTuple {
         }
     }
 
+    /// The product of the leaves (the size of a shape).
     pub fn product(&self) -> SymInt {
         self.leaves().iter().fold(SymInt::int(1), |a, b| a.mul(b))
     }
 
+    /// Whether both have the same profile (nesting).
     pub fn congruent(&self, o: &SymTuple) -> bool {
         match (self, o) {
             (SymTuple::Leaf(_), SymTuple::Leaf(_)) => true,
@@ -59,6 +65,7 @@ impl SymTuple {
         }
     }
 
+    /// The number of top-level modes (1 for a leaf).
     pub fn rank(&self) -> usize {
         match self {
             SymTuple::Leaf(_) => 1,
@@ -66,6 +73,7 @@ impl SymTuple {
         }
     }
 
+    /// The nesting depth (0 for a leaf).
     pub fn depth(&self) -> usize {
         match self {
             SymTuple::Leaf(_) => 0,
@@ -73,6 +81,7 @@ impl SymTuple {
         }
     }
 
+    /// The top-level modes (a leaf is its own only mode).
     pub fn modes(&self) -> Vec<SymTuple> {
         match self {
             SymTuple::Leaf(_) => vec![self.clone()],
@@ -134,7 +143,9 @@ impl fmt::Display for SymTuple {
 /// A layout with symbolic extents and strides, valid under its conditions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DynLayout {
+    /// The shape.
     pub shape: SymTuple,
+    /// The stride, congruent to the shape.
     pub stride: SymTuple,
     /// The facts and the conditions the operations required, in order.
     pub conds: Vec<Condition>,
@@ -185,26 +196,32 @@ impl DynLayout {
         DynLayout { shape, stride, conds: self.conds.clone(), symbols: self.symbols.clone() }
     }
 
+    /// The size: the product of the extents.
     pub fn size(&self) -> SymInt {
         self.shape.product()
     }
 
+    /// The number of top-level modes.
     pub fn rank(&self) -> usize {
         self.shape.rank()
     }
 
+    /// The nesting depth of the shape.
     pub fn depth(&self) -> usize {
         self.shape.depth()
     }
 
+    /// The leaf modes `(extent, stride)`, left to right.
     pub fn flat_modes(&self) -> Flat {
         self.shape.leaves().into_iter().zip(self.stride.leaves()).collect()
     }
 
+    /// The top-level modes, each with this layout's conditions.
     pub fn modes(&self) -> Vec<DynLayout> {
         self.shape.modes().into_iter().zip(self.stride.modes()).map(|(s, d)| self.with(s, d)).collect()
     }
 
+    /// Mode `i`, or [`crate::LayoutError::ModeOutOfRange`].
     pub fn mode(&self, i: usize) -> Result<DynLayout, DynError> {
         self.modes().get(i).cloned().ok_or_else(|| {
             DynError::Layout(crate::LayoutError::ModeOutOfRange {

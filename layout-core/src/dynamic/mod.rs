@@ -57,13 +57,24 @@ pub fn is_symbol_name(n: &str) -> bool {
 pub enum DynError {
     /// A condition that no value of the symbols satisfies.
     #[error("`{cond}` is false for every value of the symbols: {why}")]
-    Never { cond: String, why: String },
+    Never {
+        /// The condition, over the symbols.
+        cond: String,
+        /// Why no value satisfies it.
+        why: String,
+    },
     /// A branch of the algebra that depends on the values.
     #[error("{why}: the result depends on whether `{cond}`; state it (or the opposite) as a fact: `where {cond}`")]
-    NeedFact { cond: String, why: String },
+    NeedFact {
+        /// The condition the result depends on.
+        cond: String,
+        /// Which step of the algebra branches on it.
+        why: String,
+    },
     /// The static algebra rejects a static part.
     #[error("{0}")]
     Layout(LayoutError),
+    /// Anything else the symbolic algebra cannot do, in words.
     #[error("{0}")]
     Other(String),
 }
@@ -72,10 +83,32 @@ pub enum DynError {
 /// constructors and of [`DynLayout::substitute`]): the condition and the numbers.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DynamicError {
+    /// A symbol given a value of zero or less (every extent is positive).
     #[error("`{symbol}` must be positive, but it is {value}")]
-    NotPositive { symbol: Cow<'static, str>, value: i64 },
+    NotPositive {
+        /// The symbol.
+        symbol: Cow<'static, str>,
+        /// The value it was given.
+        value: i64,
+    },
+    /// A condition of the layout (from its operations or its `where` facts) false for the values.
     #[error("the layout `{layout}` needs `{condition}` ({why}), but {values}")]
-    Condition { layout: Cow<'static, str>, condition: Cow<'static, str>, why: Cow<'static, str>, values: String },
+    Condition {
+        /// The layout, in notation over the symbols.
+        layout: Cow<'static, str>,
+        /// The condition the values break.
+        condition: Cow<'static, str>,
+        /// The operation that needs it.
+        why: Cow<'static, str>,
+        /// The values of the symbols, printed.
+        values: String,
+    },
+    /// An offset beyond `isize` for the values.
     #[error("an offset of the layout `{layout}` does not fit in isize with {values}")]
-    Overflow { layout: Cow<'static, str>, values: String },
+    Overflow {
+        /// The layout, in notation over the symbols.
+        layout: Cow<'static, str>,
+        /// The values of the symbols, printed.
+        values: String,
+    },
 }

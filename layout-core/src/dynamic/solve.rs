@@ -22,18 +22,24 @@ pub enum Rel {
 /// A condition `a REL b`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cond {
+    /// The left side.
     pub a: SymInt,
+    /// The relation.
     pub rel: Rel,
+    /// The right side.
     pub b: SymInt,
 }
 
 impl Cond {
+    /// `a | b`: a divides b.
     pub fn divides(a: SymInt, b: SymInt) -> Cond {
         Cond { a, rel: Rel::Divides, b }
     }
+    /// `a >= b`.
     pub fn ge(a: SymInt, b: SymInt) -> Cond {
         Cond { a, rel: Rel::Ge, b }
     }
+    /// `a > b`.
     pub fn gt(a: SymInt, b: SymInt) -> Cond {
         Cond { a, rel: Rel::Gt, b }
     }
@@ -87,7 +93,9 @@ pub enum CondKind {
 /// A condition, where it comes from and why it is needed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Condition {
+    /// The condition.
     pub cond: Cond,
+    /// A fact the user stated, or a condition an operation required.
     pub kind: CondKind,
     /// For messages: which operation needs it (`logical_divide: the tile 8:1 divides M`).
     pub why: String,
@@ -115,6 +123,7 @@ fn lcm(a: i128, b: i128) -> i128 {
 /// What is known: the facts and the conditions required so far.
 #[derive(Clone, Debug, Default)]
 pub struct Solver {
+    /// The facts and the conditions, in order.
     pub conds: Vec<Condition>,
 }
 

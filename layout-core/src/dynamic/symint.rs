@@ -61,18 +61,22 @@ impl SymInt {
         (self.syms.is_empty() && self.den == 1).then(|| i64::try_from(self.num).ok()).flatten()
     }
 
+    /// Whether no symbol occurs (a rational constant).
     pub fn is_const(&self) -> bool {
         self.syms.is_empty()
     }
 
+    /// Whether it is 0.
     pub fn is_zero(&self) -> bool {
         self.num == 0
     }
 
+    /// Whether it is the integer 1.
     pub fn is_one(&self) -> bool {
         self.as_int() == Some(1)
     }
 
+    /// Whether its coefficient is negative (symbols are positive).
     pub fn is_negative(&self) -> bool {
         self.num < 0
     }
@@ -82,6 +86,7 @@ impl SymInt {
         self.syms.keys().map(String::as_str)
     }
 
+    /// `self · o`.
     pub fn mul(&self, o: &SymInt) -> SymInt {
         if self.num == 0 || o.num == 0 {
             return SymInt::int(0);
@@ -105,6 +110,7 @@ impl SymInt {
         self.mul(&o.recip())
     }
 
+    /// `1 / self`; `self` must not be zero.
     pub fn recip(&self) -> SymInt {
         let (num, den) = reduce(self.den, self.num);
         SymInt { num, den, syms: self.syms.iter().map(|(k, e)| (k.clone(), -e)).collect() }
@@ -128,6 +134,7 @@ impl SymInt {
         Some(SymInt { num, den, syms: if num == 0 { BTreeMap::new() } else { self.syms.clone() } })
     }
 
+    /// `k · self`.
     pub fn scale(&self, k: i64) -> SymInt {
         self.mul(&SymInt::int(k))
     }
