@@ -124,7 +124,7 @@ fn the_readme_picture_is_what_the_tool_draws() {
     let drawn = layout_cli::svg("((4,8),2):((16,1),8)", true, Some((8, 8))).unwrap();
     assert_eq!(
         committed, drawn,
-        "regenerate with: cargo run -p layout-cli -- svg --tv '((4,8),2):((16,1),8)' --tile 8x8 -o docs/tv-ampere.svg"
+        "regenerate with: cargo run -p cute-layout-cli -- svg --tv '((4,8),2):((16,1),8)' --tile 8x8 -o docs/tv-ampere.svg"
     );
 }
 

@@ -1,6 +1,6 @@
 //! Snapshots of the expansion of a representative set of layouts, pretty-printed with
 //! prettyplease: what `layout!` emits, reviewable without a compiler.
-//! Update with `INSTA_UPDATE=always cargo test -p layout-codegen --test expand`.
+//! Update with `INSTA_UPDATE=always cargo test -p cute-layout-codegen --test expand`.
 
 use proc_macro2::TokenStream;
 
