@@ -6,6 +6,8 @@
 # pasted as text: macro − expanded is the macro's own time.
 # Usage: bench/expansion-cost.sh [N] [RUNS]   (needs hyperfine: `apt-get install hyperfine`)
 # LAYOUT_FACADE=/path/to/layout measures another checkout of the facade.
+# MACRO_OPT=1 writes the crates with `[profile.dev.build-override] opt-level = 3` (the README's
+# recommendation: the macro optimized); use another OUT for each setting.
 set -euo pipefail
 cd "$(dirname "$0")"
 N=${1:-1000}

@@ -108,7 +108,10 @@ fn write_crate(dir: &Path, name: &str, lib: &str, package: &str, layout_dep: &st
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[workspace]\n\n\
-         [dependencies]\n{package} = {{ path = \"{layout_dep}\" }}\n"
+         [dependencies]\n{package} = {{ path = \"{layout_dep}\" }}\n{}",
+        // `MACRO_OPT=1`: the macro and its dependencies optimized, as the README recommends
+        // (the dev profile builds proc macros at opt-level 0).
+        if std::env::var_os("MACRO_OPT").is_some() { "\n[profile.dev.build-override]\nopt-level = 3\n" } else { "" }
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
