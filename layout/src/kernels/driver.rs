@@ -6,6 +6,7 @@ use super::Body;
 use super::nest::{Plan, for_each};
 use core::mem::size_of;
 use core::ptr::{copy_nonoverlapping, read_unaligned, write_unaligned};
+use layout_core::BlockingLevel;
 
 /// The unsigned integer of each element width: what the drivers move.
 pub(super) trait Word: Copy + 'static {}
@@ -25,6 +26,10 @@ pub(super) trait Tile<W: Word> {
     /// Whether `tiles` with `blocks.stream` streams (non-temporal stores); then each
     /// destination row of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
+
+    /// The level whose cache blocking ([`layout_core::transpose_blocking_at`]) these tiles
+    /// run in.
+    const LEVEL: BlockingLevel = BlockingLevel::Portable;
 
     /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`)
     /// in `blocks`, streaming the stores when `blocks.stream` and `NT_ALIGN > 0`.
@@ -75,12 +80,19 @@ pub(super) struct Blocks {
 
 impl Blocks {
     /// The blocking layout-core chooses for a `rows × cols` body with destination pitch
-    /// `dld`, run at `points` nest points, of `w`-byte elements, at a level that streams or
-    /// not.
+    /// `dld`, run at `points` nest points, of `w`-byte elements, at `level`
+    /// ([`BlockingLevel::Portable`]: without streaming stores).
     #[inline(always)]
-    pub(super) fn choose(rows: usize, cols: usize, dld: isize, points: usize, w: usize, streams: bool) -> Blocks {
+    pub(super) fn choose(
+        rows: usize,
+        cols: usize,
+        dld: isize,
+        points: usize,
+        w: usize,
+        level: BlockingLevel,
+    ) -> Blocks {
         let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
-        let b = layout_core::transpose_blocking(i(rows), i(cols), dld as i64, i(points), i(w), streams);
+        let b = layout_core::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
         let u = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
         Blocks { rows: u(b.rows), cols: u(b.cols), across_first: b.across_first, stream: b.stream }
     }
@@ -289,7 +301,8 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             // The whole destination of the nest decides the blocking (streaming): one body's
             // worth times the number of bodies.
             let points = loops.iter().fold(1usize, |p, l| p.saturating_mul(l.extent));
-            let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), K::NT_ALIGN > 0);
+            let level = if K::NT_ALIGN > 0 { K::LEVEL } else { BlockingLevel::Portable };
+            let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), level);
             for_each(loops, sb, db, |s, d| {
                 // SAFETY: the body's rectangle at this point is inside the allocations.
                 unsafe { transpose::<W, K>(src.offset(s), dst.offset(d), rows, cols, src_ld, dst_ld, blocks) }
@@ -643,7 +656,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     let mis = if line > 0 { (dst as usize) % line } else { 0 };
     let nt = blocks.stream && pitch_ok && mis.is_multiple_of(w);
     if blocks.stream && !nt {
-        blocks = Blocks::choose(rows, cols, dld, 1, w, false);
+        blocks = Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable);
     }
     if (nt || (K::MASKED && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);
