@@ -8,7 +8,8 @@
 //! about 7. Every buffer here starts on a page, so source and destination are 0 bytes apart
 //! modulo 4096, as two large `mmap`ed allocations are.
 
-/// A vector of at least `len` `f32` whose slice starts on a 4096-byte boundary.
+/// A vector of at least `len` `f32` whose slice starts on a 4096-byte boundary (or `offset`
+/// bytes past one).
 pub struct Aligned {
     buf: Vec<f32>,
     start: usize,
@@ -18,8 +19,14 @@ pub struct Aligned {
 impl Aligned {
     /// `len` elements, element `k` holding `f(k)`.
     pub fn new(len: usize, f: impl Fn(usize) -> f32) -> Aligned {
-        let mut buf = vec![0f32; len + 1024];
-        let start = buf.as_ptr().align_offset(4096);
+        Aligned::at(len, 0, f)
+    }
+
+    /// `len` elements from `offset` bytes (a multiple of 4 below 4096) past a page boundary,
+    /// element `k` holding `f(k)`. Large `Vec`s from glibc start 16 bytes past a page.
+    pub fn at(len: usize, offset: usize, f: impl Fn(usize) -> f32) -> Aligned {
+        let mut buf = vec![0f32; len + 2048];
+        let start = buf.as_ptr().align_offset(4096) + offset / 4;
         for (k, x) in buf[start..start + len].iter_mut().enumerate() {
             *x = f(k);
         }

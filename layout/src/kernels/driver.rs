@@ -656,9 +656,17 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     let mis = if line > 0 { (dst as usize) % line } else { 0 };
     let nt = blocks.stream && pitch_ok && mis.is_multiple_of(w);
     if blocks.stream && !nt {
-        blocks = Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable);
+        blocks = if K::LEVEL == BlockingLevel::Avx2 {
+            // The same stripes, cut into the blocks of a copy that is not streamed.
+            Blocks { rows: layout_core::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
+        } else {
+            Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable)
+        };
     }
-    if (nt || (K::MASKED && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
+    // AVX2 tiles align too, with scalar edges: at f32 n = 1024, 16 bytes past a page (as
+    // glibc's large vectors start), each tile row straddling two lines ran at 0.6x.
+    let align = K::MASKED || K::LEVEL == BlockingLevel::Avx2;
+    if (nt || (align && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);
     }
     // Likewise the source lines, along the rows, when the edges are masked tiles.

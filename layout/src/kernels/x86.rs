@@ -492,12 +492,17 @@ macro_rules! tile_impl {
                 // waited on (f32 n = 1024: 0.57x -> 0.71x memcpy; n = 256 slightly better);
                 // prefetching the source instead measured slower. A prefetch is a hint: a
                 // line outside the region is harmless, and no fault is raised.
+                // (AVX-512 only: the AVX2 blocks are stripes walked down, whose next lines to
+                // the right come a whole band later, and on Zen 3 prefetching the destination
+                // lines of the next tile down measured slower too.)
                 let ahead = (256 / w) as isize;
                 let pitch = dld * w as isize;
                 blocked(blocks, ($r, $c), rows, cols, |r, c| {
-                    let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
-                    for j in 0..$r {
-                        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));
+                    if BlockingLevel::$level == BlockingLevel::Avx512 {
+                        let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
+                        for j in 0..$r {
+                            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));
+                        }
                     }
                     // SAFETY: the tile at `(r, c)` is inside the region.
                     unsafe { $tile!(src.offset(r + c * sld), dst.offset(r * dld + c), sld, dld, $st) }
