@@ -11,39 +11,16 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
-use cute_layout::layout;
+#[path = "common/buffers.rs"]
+mod buffers;
+#[path = "common/copy_items.rs"]
+mod items;
 
-layout! {
-    /// 4096 f32 = 16 KiB (L1).
-    pub fn contiguous_l1 = copy(4096:1, 4096:1);
-    /// 262144 f32 = 1 MiB (L2).
-    pub fn contiguous_l2 = copy(262144:1, 262144:1);
-    /// 16M f32 = 64 MiB (DRAM).
-    pub fn contiguous_dram = copy(16777216:1, 16777216:1);
-    /// 64-byte vectors (16 f32) out of a source with a gap after each: L1, L2, DRAM.
-    pub fn vec64_l1 = copy((16,256):(1,32), (16,256):(1,16));
-    pub fn vec64_l2 = copy((16,16384):(1,32), (16,16384):(1,16));
-    pub fn vec64_dram = copy((16,1048576):(1,32), (16,1048576):(1,16));
-    /// Column-major n x n to row-major n x n.
-    pub fn transpose_256 = copy((256,256):(1,256), (256,256):(256,1));
-    pub fn transpose_1024 = copy((1024,1024):(1,1024), (1024,1024):(1024,1));
-    pub fn transpose_4096 = copy((4096,4096):(1,4096), (4096,4096):(4096,1));
-    /// Every third element of the source, packed.
-    pub fn gather3 = copy(65536:3, 65536:1);
-    /// Packed into every third element.
-    pub fn scatter3 = copy(65536:1, 65536:3);
-    /// One row of 512 broadcast to 512 columns (256K f32).
-    pub fn broadcast_rows = copy((512,512):(1,0), (512,512):(1,512));
-    /// Table 2's gather, 16K times over: `(2,3,2):(42,1,128)` per block of 256.
-    pub fn gather_table2 = copy(((2,3,2),4096):((42,1,128),256), (12,4096):(1,12));
-}
+use buffers::Aligned;
+use items::*;
 
 fn bytes(g: &mut BenchmarkGroup<'_, WallTime>, elements: usize) {
     g.throughput(Throughput::Bytes((2 * elements * size_of::<f32>()) as u64));
-}
-
-fn source(n: usize) -> Vec<f32> {
-    (0..n).map(|k| k as f32).collect()
 }
 
 fn contiguous(c: &mut Criterion) {
@@ -59,18 +36,14 @@ fn contiguous(c: &mut Criterion) {
         if n > 1 << 20 {
             g.sample_size(10);
         }
-        let src = source(2 * n);
-        let mut dst = vec![0f32; n];
-        g.bench_function("generated", |b| b.iter(|| kernel(black_box(&src[..n]), black_box(&mut dst))));
-        g.bench_function("copy_from_slice", |b| b.iter(|| black_box(&mut dst[..]).copy_from_slice(black_box(&src[..n]))));
-        g.bench_function("vec64_generated", |b| b.iter(|| vec64(black_box(&src), black_box(&mut dst))));
+        let src = Aligned::ramp(2 * n);
+        let mut dst = Aligned::zeros(n);
+        let (src, dst) = (src.get(), dst.get_mut());
+        g.bench_function("generated", |b| b.iter(|| kernel(black_box(&src[..n]), black_box(&mut *dst))));
+        g.bench_function("copy_from_slice", |b| b.iter(|| black_box(&mut *dst).copy_from_slice(black_box(&src[..n]))));
+        g.bench_function("vec64_generated", |b| b.iter(|| vec64(black_box(src), black_box(&mut *dst))));
         g.bench_function("vec64_copy_from_slice_per_vector", |b| {
-            b.iter(|| {
-                let (s, d) = (black_box(&src), black_box(&mut dst));
-                for (k, chunk) in d.chunks_exact_mut(16).enumerate() {
-                    chunk.copy_from_slice(&s[32 * k..32 * k + 16]);
-                }
-            })
+            b.iter(|| plain::vec64(black_box(src), black_box(&mut *dst)))
         });
         g.finish();
     }
@@ -86,84 +59,40 @@ fn transposes(c: &mut Criterion) {
         if n >= 4096 {
             g.sample_size(10);
         }
-        let src = source(n * n);
-        let mut dst = vec![0f32; n * n];
-        g.bench_function("generated", |b| b.iter(|| kernel(black_box(&src), black_box(&mut dst))));
+        // Page-aligned: with the 16-byte offset two heap vectors have, glibc's memcpy of
+        // 256 KiB ran 20x slow on Zen 3 (`common/buffers.rs`).
+        let src = Aligned::ramp(n * n);
+        let mut dst = Aligned::zeros(n * n);
+        let (src, dst) = (src.get(), dst.get_mut());
+        g.bench_function("generated", |b| b.iter(|| kernel(black_box(src), black_box(&mut *dst))));
         g.bench_function("transpose_crate", |b| {
-            b.iter(|| transpose::transpose(black_box(&src), black_box(&mut dst), n, n))
+            b.iter(|| transpose::transpose(black_box(src), black_box(&mut *dst), n, n))
         });
-        g.bench_function("memcpy", |b| b.iter(|| black_box(&mut dst[..]).copy_from_slice(black_box(&src))));
+        g.bench_function("memcpy", |b| b.iter(|| black_box(&mut *dst).copy_from_slice(black_box(src))));
         g.finish();
     }
 }
 
 fn strided(c: &mut Criterion) {
     let n = 65536;
-    let src = source(3 * n);
-    let mut dst = vec![0f32; 3 * n];
-    let mut g = c.benchmark_group("gather3");
-    bytes(&mut g, n);
-    g.bench_function("generated", |b| b.iter(|| gather3(black_box(&src), black_box(&mut dst))));
-    g.bench_function("plain_loop", |b| {
-        b.iter(|| {
-            let (s, d) = (black_box(&src), black_box(&mut dst[..n]));
-            for (x, y) in d.iter_mut().zip(s.iter().step_by(3)) {
-                *x = *y;
-            }
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("scatter3");
-    bytes(&mut g, n);
-    g.bench_function("generated", |b| b.iter(|| scatter3(black_box(&src), black_box(&mut dst))));
-    g.bench_function("plain_loop", |b| {
-        b.iter(|| {
-            let (s, d) = (black_box(&src[..n]), black_box(&mut dst));
-            for (x, y) in d.iter_mut().step_by(3).zip(s) {
-                *x = *y;
-            }
-        })
-    });
-    g.finish();
-
-    let m = 512;
-    let mut g = c.benchmark_group("broadcast_rows");
-    bytes(&mut g, m * m);
-    let mut dst = vec![0f32; m * m];
-    g.bench_function("generated", |b| b.iter(|| broadcast_rows(black_box(&src), black_box(&mut dst))));
-    g.bench_function("plain_loop", |b| {
-        b.iter(|| {
-            let (s, d) = (black_box(&src[..m]), black_box(&mut dst));
-            for col in d.chunks_exact_mut(m) {
-                col.copy_from_slice(s);
-            }
-        })
-    });
-    g.finish();
-
-    let blocks = 4096;
-    let mut g = c.benchmark_group("gather_table2");
-    bytes(&mut g, 12 * blocks);
-    let src = source(256 * blocks);
-    let mut dst = vec![0f32; 12 * blocks];
-    g.bench_function("generated", |b| b.iter(|| gather_table2(black_box(&src), black_box(&mut dst))));
-    g.bench_function("plain_loop", |b| {
-        b.iter(|| {
-            let (s, d) = (black_box(&src), black_box(&mut dst));
-            for (blk, out) in d.chunks_exact_mut(12).enumerate() {
-                let base = &s[256 * blk..];
-                for k in 0..2 {
-                    for j in 0..3 {
-                        for i in 0..2 {
-                            out[i + 2 * j + 6 * k] = base[42 * i + j + 128 * k];
-                        }
-                    }
-                }
-            }
-        })
-    });
-    g.finish();
+    let src = Aligned::ramp(256 * 4096);
+    let mut dst = Aligned::zeros(512 * 512);
+    let (src, dst) = (src.get(), dst.get_mut());
+    type Kernel = fn(&[f32], &mut [f32]);
+    let cases: [(&str, usize, Kernel, Kernel, usize, usize); 4] = [
+        ("gather3", n, |s, d| gather3(s, d), plain::gather3, 3 * n, n),
+        ("scatter3", n, |s, d| scatter3(s, d), plain::scatter3, n, 3 * n),
+        ("broadcast_rows", 512 * 512, |s, d| broadcast_rows(s, d), plain::broadcast_rows, 512, 512 * 512),
+        ("gather_table2", 12 * 4096, |s, d| gather_table2(s, d), plain::gather_table2, 256 * 4096, 12 * 4096),
+    ];
+    for (name, elements, kernel, peer, slen, dlen) in cases {
+        let mut g = c.benchmark_group(name);
+        bytes(&mut g, elements);
+        let (s, d) = (&src[..slen], &mut dst[..dlen]);
+        g.bench_function("generated", |b| b.iter(|| kernel(black_box(s), black_box(&mut *d))));
+        g.bench_function("plain_loop", |b| b.iter(|| peer(black_box(s), black_box(&mut *d))));
+        g.finish();
+    }
 }
 
 criterion_group!(benches, contiguous, transposes, strided);

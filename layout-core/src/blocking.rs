@@ -2,7 +2,9 @@
 //! register tiles are walked in, and whether the destination is written with non-temporal
 //! (streaming) stores. Chosen from the sizes and the element width alone, so that the
 //! facade's drivers and `layout explain` agree; the figures behind the thresholds are in
-//! BENCHMARKS.md (measured on a 2-core Sapphire Rapids VM: 48 KiB L1d, 2 MiB L2 per core).
+//! BENCHMARKS.md (measured on a 2-core Sapphire Rapids VM: 48 KiB L1d, 2 MiB L2 per core,
+//! for the AVX-512 tiles; on a 2-core Zen 3 VM, 32 KiB L1d, 512 KiB L2 per core and 32 MiB
+//! L3, for the AVX2 tiles: [`transpose_blocking_at`]).
 
 use std::fmt;
 
@@ -22,6 +24,36 @@ pub const STREAM_ROW_BYTES: i64 = 128;
 
 /// Destination rows must start on this boundary (bytes) for streaming stores.
 pub const LINE_BYTES: i64 = 64;
+
+/// Bytes of each destination row one AVX2 streamed stripe writes: one 64-byte line. On Zen 3
+/// a stripe reads one sequential stream per source column, and 16 streams (16 f32 columns)
+/// walked down the whole height kept the prefetchers fed where 32 (the AVX-512 stripes of
+/// 128 bytes, tiles two across then down) did not: f32 n = 4096, 0.54x -> 0.8-0.93x a memcpy.
+pub const AVX2_STREAM_ROW_BYTES: i64 = 64;
+
+/// AVX2 destinations larger than this (bytes, the whole copy) are streamed. Zen 3 keeps an
+/// 8 MiB transpose (f32 n = 1024, source and destination 4 MiB each) in its 32 MiB L3, and
+/// streaming it to memory instead measured 0.5-0.7x as fast; a quarter of that L3 is the limit.
+pub const AVX2_STREAM_BYTES: i64 = 8 << 20;
+
+/// Rows of one AVX2 cache block while the copy stays in the caches: the block is a column
+/// stripe one line of the destination wide (16 f32) walked down this many rows, so that it
+/// reads 16 KiB of source and writes 16 KiB of destination, half of Zen 3's 32 KiB L1d, and
+/// touches 256 destination pages at most (the L2 TLB holds 2048). At f32 n = 1024 (column
+/// stride 4 KiB) this replaced 32x32 squares: 0.35x -> 0.42x a memcpy in the scratch harness.
+pub const AVX2_BAND_ROWS: i64 = 256;
+
+/// The instruction-set level a blocking is chosen for: its register tiles and streaming
+/// stores, and the caches of the machines it was tuned on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockingLevel {
+    /// Scalar tiles, no streaming stores.
+    Portable,
+    /// AVX2 8×16 (4-byte) and 4×8 (8-byte) tiles, 32-byte streaming stores; tuned on Zen 3.
+    Avx2,
+    /// AVX-512 16×16 and 8×8 tiles, 64-byte streaming stores; tuned on Sapphire Rapids.
+    Avx512,
+}
 
 /// How the register tiles of a `rows × cols` transpose body are walked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,10 +86,35 @@ pub fn transpose_blocking(
     elem_bytes: i64,
     streams: bool,
 ) -> TransposeBlocking {
+    let level = if streams { BlockingLevel::Avx512 } else { BlockingLevel::Portable };
+    transpose_blocking_at(level, rows, cols, dst_ld, points, elem_bytes)
+}
+
+/// The blocking of a `rows × cols` transpose body at `level` (the arguments as in
+/// [`transpose_blocking`], which is this at [`BlockingLevel::Avx512`] when `streams`, at
+/// [`BlockingLevel::Portable`] otherwise).
+///
+/// At [`BlockingLevel::Avx2`], a destination beyond [`AVX2_STREAM_BYTES`] whose rows start
+/// lines is streamed in column stripes `rows × (64 / elem_bytes)` ([`AVX2_STREAM_ROW_BYTES`])
+/// walked down, one tile across; otherwise the stripes are cut into blocks of
+/// [`AVX2_BAND_ROWS`] rows and not streamed.
+pub fn transpose_blocking_at(
+    level: BlockingLevel,
+    rows: i64,
+    cols: i64,
+    dst_ld: i64,
+    points: i64,
+    elem_bytes: i64,
+) -> TransposeBlocking {
     let e = elem_bytes.max(1);
     let dst_bytes = rows.max(0).saturating_mul(cols.max(0)).saturating_mul(points.max(1)).saturating_mul(e);
     let pitch_ok = dst_ld.unsigned_abs().saturating_mul(e.unsigned_abs()).is_multiple_of(LINE_BYTES as u64);
-    if streams && pitch_ok && dst_bytes > STREAM_BYTES {
+    if level == BlockingLevel::Avx2 {
+        let stream = pitch_ok && dst_bytes > AVX2_STREAM_BYTES;
+        let band = if stream { rows.max(1) } else { AVX2_BAND_ROWS };
+        return TransposeBlocking { rows: band, cols: (AVX2_STREAM_ROW_BYTES / e).max(1), across_first: false, stream };
+    }
+    if level == BlockingLevel::Avx512 && pitch_ok && dst_bytes > STREAM_BYTES {
         return TransposeBlocking {
             rows: rows.max(1),
             cols: (STREAM_ROW_BYTES / e).max(1),

@@ -209,6 +209,33 @@ fn transpose_blocking_streams_column_stripes_beyond_the_l2() {
 }
 
 #[test]
+fn avx2_blocking_walks_one_line_wide_stripes_down() {
+    use layout_core::{BlockingLevel, TransposeBlocking, transpose_blocking_at};
+    let at = |rows, cols, ld, points, e| transpose_blocking_at(BlockingLevel::Avx2, rows, cols, ld, points, e);
+    let b = |rows, cols, stream| TransposeBlocking { rows, cols, across_first: false, stream };
+    // In the caches (up to 8 MiB of destination): bands of 256 rows of stripes 64 bytes wide.
+    assert_eq!(at(256, 256, 256, 1, 4), b(256, 16, false));
+    assert_eq!(at(1024, 1024, 1024, 1, 4), b(256, 16, false));
+    assert_eq!(at(1024, 1024, 1024, 1, 8), b(256, 8, false));
+    // Beyond: whole-height stripes, streamed, when the destination rows start lines.
+    assert_eq!(at(4096, 4096, 4096, 1, 4), b(4096, 16, true));
+    assert_eq!(at(2048, 1024, 1024, 1, 8), b(2048, 8, true));
+    assert_eq!(at(4096, 4096, 4097, 1, 4), b(256, 16, false));
+    // The whole nest counts: 64 bodies of 256 KiB.
+    assert_eq!(at(256, 256, 256, 64, 4), b(256, 16, true));
+    // The other levels are as `transpose_blocking` says.
+    for (level, streams) in [(BlockingLevel::Avx512, true), (BlockingLevel::Portable, false)] {
+        for n in [256, 1024, 4096] {
+            assert_eq!(
+                transpose_blocking_at(level, n, n, n, 1, 4),
+                layout_core::transpose_blocking(n, n, n, 1, 4, streams)
+            );
+        }
+    }
+    assert!(at(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8).stream);
+}
+
+#[test]
 fn the_plan_of_a_transpose_names_its_blocking() {
     let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
     let b = p.transpose_blocking(4).unwrap();

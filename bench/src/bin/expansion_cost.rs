@@ -136,8 +136,9 @@ fn main() {
     let krate = package.replace('-', "_");
     let mut rng = Rng(42);
     let mut macro_lib = format!("#![allow(dead_code)]\n\nuse {krate}::layout;\n\nlayout! {{\n");
-    let mut consts_lib =
-        format!("#![allow(dead_code)]\n// The facade dependency is kept so both crates share it.\nuse {krate} as _;\n\n");
+    let mut consts_lib = format!(
+        "#![allow(dead_code)]\n// The facade dependency is kept so both crates share it.\nuse {krate} as _;\n\n"
+    );
     let mut traits_lib = consts_lib.clone();
     for k in 0..n {
         let expr = expression(&mut rng, k);

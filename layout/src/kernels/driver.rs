@@ -6,6 +6,7 @@ use super::Body;
 use super::nest::{Plan, for_each};
 use core::mem::size_of;
 use core::ptr::{copy_nonoverlapping, read_unaligned, write_unaligned};
+use layout_core::BlockingLevel;
 
 /// The unsigned integer of each element width: what the drivers move.
 pub(super) trait Word: Copy + 'static {}
@@ -25,6 +26,10 @@ pub(super) trait Tile<W: Word> {
     /// Whether `tiles` with `blocks.stream` streams (non-temporal stores); then each
     /// destination row of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
+
+    /// The level whose cache blocking ([`layout_core::transpose_blocking_at`]) these tiles
+    /// run in.
+    const LEVEL: BlockingLevel = BlockingLevel::Portable;
 
     /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`)
     /// in `blocks`, streaming the stores when `blocks.stream` and `NT_ALIGN > 0`.
@@ -75,12 +80,19 @@ pub(super) struct Blocks {
 
 impl Blocks {
     /// The blocking layout-core chooses for a `rows × cols` body with destination pitch
-    /// `dld`, run at `points` nest points, of `w`-byte elements, at a level that streams or
-    /// not.
+    /// `dld`, run at `points` nest points, of `w`-byte elements, at `level`
+    /// ([`BlockingLevel::Portable`]: without streaming stores).
     #[inline(always)]
-    pub(super) fn choose(rows: usize, cols: usize, dld: isize, points: usize, w: usize, streams: bool) -> Blocks {
+    pub(super) fn choose(
+        rows: usize,
+        cols: usize,
+        dld: isize,
+        points: usize,
+        w: usize,
+        level: BlockingLevel,
+    ) -> Blocks {
         let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
-        let b = layout_core::transpose_blocking(i(rows), i(cols), dld as i64, i(points), i(w), streams);
+        let b = layout_core::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
         let u = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
         Blocks { rows: u(b.rows), cols: u(b.cols), across_first: b.across_first, stream: b.stream }
     }
@@ -289,7 +301,8 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             // The whole destination of the nest decides the blocking (streaming): one body's
             // worth times the number of bodies.
             let points = loops.iter().fold(1usize, |p, l| p.saturating_mul(l.extent));
-            let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), K::NT_ALIGN > 0);
+            let level = if K::NT_ALIGN > 0 { K::LEVEL } else { BlockingLevel::Portable };
+            let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), level);
             for_each(loops, sb, db, |s, d| {
                 // SAFETY: the body's rectangle at this point is inside the allocations.
                 unsafe { transpose::<W, K>(src.offset(s), dst.offset(d), rows, cols, src_ld, dst_ld, blocks) }
@@ -520,7 +533,10 @@ unsafe fn stream_run<S: Stream>(s: *const u8, d: *mut u8, n: usize) {
 }
 
 /// Runs up to this many bytes are copied inline; longer ones call `copy_nonoverlapping`.
-const SHORT: usize = 256;
+/// (4 KiB: a run of 2 KiB per point, the broadcast of 512 f32 rows, went through glibc's
+/// `memcpy` at 0.98x the careful loop, which calls it too; inline 128-byte steps save the
+/// call and its size dispatch per run.)
+const SHORT: usize = 4096;
 
 /// Copies `N` bytes as one unaligned move (a vector register for 16, 32, 64).
 ///
@@ -533,17 +549,24 @@ unsafe fn mv<const N: usize>(s: *const u8, d: *mut u8) {
 }
 
 /// Copies `n ≤ SHORT` bytes with straight moves: two overlapping moves of the largest power
-/// of two not above `n` (up to 32), after a loop of 32-byte moves.
+/// of two not above `n` (up to 32), after loops of 128-byte and then 32-byte moves.
 ///
 /// # Safety
 /// `n` bytes readable at `s`, writable at `d`, not overlapping.
 #[inline(always)]
 unsafe fn copy_short(s: *const u8, d: *mut u8, n: usize) {
-    // SAFETY: every move below lies in `[0, n)`: the pairs start at 0 and end at `n`, and the
-    // 32-byte loop stops before `n - 32`.
+    // SAFETY: every move below lies in `[0, n)`: the pairs start at 0 and end at `n`, the
+    // 128-byte loop stops before `n - 128` and the 32-byte loop before `n - 32`.
     unsafe {
         if n >= 32 {
             let mut k = 0;
+            while k + 128 < n {
+                mv::<32>(s.add(k), d.add(k));
+                mv::<32>(s.add(k + 32), d.add(k + 32));
+                mv::<32>(s.add(k + 64), d.add(k + 64));
+                mv::<32>(s.add(k + 96), d.add(k + 96));
+                k += 128;
+            }
             while k + 32 < n {
                 mv::<32>(s.add(k), d.add(k));
                 k += 32;
@@ -643,9 +666,17 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     let mis = if line > 0 { (dst as usize) % line } else { 0 };
     let nt = blocks.stream && pitch_ok && mis.is_multiple_of(w);
     if blocks.stream && !nt {
-        blocks = Blocks::choose(rows, cols, dld, 1, w, false);
+        blocks = if K::LEVEL == BlockingLevel::Avx2 {
+            // The same stripes, cut into the blocks of a copy that is not streamed.
+            Blocks { rows: layout_core::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
+        } else {
+            Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable)
+        };
     }
-    if (nt || (K::MASKED && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
+    // AVX2 tiles align too, with scalar edges: at f32 n = 1024, 16 bytes past a page (as
+    // glibc's large vectors start), each tile row straddling two lines ran at 0.6x.
+    let align = K::MASKED || K::LEVEL == BlockingLevel::Avx2;
+    if (nt || (align && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);
     }
     // Likewise the source lines, along the rows, when the edges are masked tiles.

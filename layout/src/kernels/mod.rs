@@ -10,8 +10,7 @@
 //! What runs, per body:
 //! - a contiguous run (`Run { src: 1, dst: 1 }`): without loops and below the streaming
 //!   threshold, `copy_nonoverlapping` in [`run`](crate::kernels::run) itself; otherwise straight unaligned vector
-//!   moves up to 256
-//!   bytes, `copy_nonoverlapping` beyond; streaming (non-temporal) stores of whole lines when
+//!   moves up to 4 KiB, `copy_nonoverlapping` beyond; streaming (non-temporal) stores of whole lines when
 //!   the runs are at least 256 bytes and the program writes more than 4 MiB (AVX2, AVX-512).
 //!   Loops that continue the run (or each other) are merged first, so a program that is one
 //!   contiguous block is one copy;
@@ -21,11 +20,14 @@
 //!   everything else a scalar loop unrolled by 8 with independent loads;
 //! - a transpose: register tiles (AVX-512 16×16 of 4-byte and 8×8 of 8-byte elements, AVX2
 //!   8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements) inside the cache
-//!   blocks of `layout_core::transpose_blocking`: 4 KiB square blocks while the copy fits the
-//!   caches (the destination lines ahead prefetched); once the whole destination exceeds
-//!   1 MiB, column stripes 128 bytes wide walked down, written with streaming stores. Tiles
-//!   start at the destination's and the source's 64-byte line boundaries, with masked
-//!   partial tiles around them (AVX-512; scalar edges otherwise);
+//!   blocks of `layout_core::transpose_blocking_at` for the level. AVX-512: 4 KiB square
+//!   blocks while the copy fits the caches (the destination lines ahead prefetched); once the
+//!   whole destination exceeds 1 MiB, column stripes 128 bytes wide, two tiles across then
+//!   down, written with streaming stores. AVX2 (tuned on Zen 3): column stripes one 64-byte
+//!   line wide walked down, in bands of 256 rows while the destination is at most 8 MiB, the
+//!   whole height and streamed beyond. Tiles start at the destination's 64-byte line
+//!   boundaries (AVX-512 and AVX2) and the source's (AVX-512), with masked partial tiles
+//!   around them (AVX-512; scalar edges otherwise);
 //! - a small body inside a loop nest (a transpose of at most 64 points, a strided run of at
 //!   most 16): a table of offsets with the innermost loops folded in, walked at each point of
 //!   the rest of the nest.

@@ -5,6 +5,7 @@ use super::Program;
 use super::driver::{Blocks, ScalarTile, Stream, Strided, Tile, blocked, drive};
 use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
+use layout_core::BlockingLevel;
 
 /// AVX-512 16×16 tiles of 4-byte words.
 pub(super) struct Avx512W4;
@@ -422,12 +423,13 @@ macro_rules! tile4x8_f64_avx2 {
 }
 
 macro_rules! tile_impl {
-    ($k:ty, $w:ty, $f:ty, $r:literal x $c:literal, $feat:literal, $entry:ident, $tile:ident, $st:ident, $stream:ident
+    ($k:ty, $w:ty, $f:ty, $r:literal x $c:literal, $level:ident, $feat:literal, $entry:ident, $tile:ident, $st:ident, $stream:ident
         $(; masked: $edge:ident, $mtile:ident, $mty:ty)?) => {
         impl Tile<$w> for $k {
             const R: usize = $r;
             const C: usize = $c;
             const NT_ALIGN: usize = 64;
+            const LEVEL: BlockingLevel = BlockingLevel::$level;
             $(
             const MASKED: bool = true;
 
@@ -490,12 +492,17 @@ macro_rules! tile_impl {
                 // waited on (f32 n = 1024: 0.57x -> 0.71x memcpy; n = 256 slightly better);
                 // prefetching the source instead measured slower. A prefetch is a hint: a
                 // line outside the region is harmless, and no fault is raised.
+                // (AVX-512 only: the AVX2 blocks are stripes walked down, whose next lines to
+                // the right come a whole band later, and on Zen 3 prefetching the destination
+                // lines of the next tile down measured slower too.)
                 let ahead = (256 / w) as isize;
                 let pitch = dld * w as isize;
                 blocked(blocks, ($r, $c), rows, cols, |r, c| {
-                    let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
-                    for j in 0..$r {
-                        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));
+                    if BlockingLevel::$level == BlockingLevel::Avx512 {
+                        let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
+                        for j in 0..$r {
+                            _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));
+                        }
                     }
                     // SAFETY: the tile at `(r, c)` is inside the region.
                     unsafe { $tile!(src.offset(r + c * sld), dst.offset(r * dld + c), sld, dld, $st) }
@@ -523,10 +530,10 @@ macro_rules! tile_impl {
     };
 }
 
-tile_impl!(Avx512W4, u32, f32, 16 x 16, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", tiles_avx512_w4, tile16_f32, _mm512_storeu_ps, _mm512_stream_ps; masked: edge_avx512_w4, tile16_f32_masked, __mmask16);
-tile_impl!(Avx512W8, u64, f64, 8 x 8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", tiles_avx512_w8, tile8_f64, _mm512_storeu_pd, _mm512_stream_pd; masked: edge_avx512_w8, tile8_f64_masked, __mmask8);
-tile_impl!(Avx2W4, u32, f32, 8 x 16, "avx2,fma", tiles_avx2_w4, tile8x16_f32_avx2, _mm256_storeu_ps, _mm256_stream_ps);
-tile_impl!(Avx2W8, u64, f64, 4 x 8, "avx2,fma", tiles_avx2_w8, tile4x8_f64_avx2, _mm256_storeu_pd, _mm256_stream_pd);
+tile_impl!(Avx512W4, u32, f32, 16 x 16, Avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", tiles_avx512_w4, tile16_f32, _mm512_storeu_ps, _mm512_stream_ps; masked: edge_avx512_w4, tile16_f32_masked, __mmask16);
+tile_impl!(Avx512W8, u64, f64, 8 x 8, Avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", tiles_avx512_w8, tile8_f64, _mm512_storeu_pd, _mm512_stream_pd; masked: edge_avx512_w8, tile8_f64_masked, __mmask8);
+tile_impl!(Avx2W4, u32, f32, 8 x 16, Avx2, "avx2,fma", tiles_avx2_w4, tile8x16_f32_avx2, _mm256_storeu_ps, _mm256_stream_ps);
+tile_impl!(Avx2W8, u64, f64, 4 x 8, Avx2, "avx2,fma", tiles_avx2_w8, tile4x8_f64_avx2, _mm256_storeu_pd, _mm256_stream_pd);
 
 impl Strided<u32> for Avx2W4 {}
 impl Strided<u64> for Avx2W8 {}
