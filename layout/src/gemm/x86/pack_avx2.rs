@@ -101,6 +101,36 @@ macro_rules! pack_avx2 {
             len: usize,
             kc: usize,
         ) {
+            if s_i == 1 && w % $lanes == 0 {
+                // Contiguous along the panel (a column-major A): step of k outermost, so that
+                // each column of the source (one page when it is 4 KiB apart from the next)
+                // is read once for all the panels, rather than once per panel.
+                let full = len / w;
+                let rest = len - full * w;
+                for p in 0..kc {
+                    // SAFETY: column `p < kc`, rows `< len` of the block, and row `p` of each
+                    // panel `t ≤ len / w` of `dst` (`w·kc` elements at `t·w·kc`): the caller's
+                    // bounds.
+                    unsafe {
+                        let sp = src.offset(p as isize * s_p);
+                        for t in 0..full {
+                            let (sv, dv) = (sp.add(t * w), dst.add(t * w * kc + p * w));
+                            let mut v = 0;
+                            while v < w {
+                                $storeu(dv.add(v), $loadu(sv.add(v)));
+                                v += $lanes;
+                            }
+                        }
+                        if rest > 0 {
+                            let (sv, dv) = (sp.add(full * w), dst.add(full * w * kc + p * w));
+                            for i in 0..w {
+                                *dv.add(i) = if i < rest { *sv.add(i) } else { 0.0 };
+                            }
+                        }
+                    }
+                }
+                return;
+            }
             if s_p != 1 || s_i == 1 {
                 // SAFETY: the caller's bounds.
                 return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
