@@ -437,9 +437,12 @@ pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isi
 #[inline(always)]
 pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
-    // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
-    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = K::PLAN.blocks(p.m, p.n, p.k);
-    let per_panel = K::PLAN.packs_b_per_panel(p.m);
+    // The plan's blocking with the cache blocks of this machine's caches (AVX2; CPUID, read
+    // once), then blocks of equal size (a multiple of the tile) rather than full blocks and a
+    // thin rest.
+    let plan = K::PLAN.on_this_machine();
+    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);
+    let per_panel = plan.packs_b_per_panel(p.m);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
