@@ -150,7 +150,11 @@ pub const SAPPHIRE_RAPIDS_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2
 impl fmt::Display for CacheSizes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kib = |b: usize| {
-            if b >= 1 << 20 && b % (1 << 20) == 0 { format!("{} MiB", b >> 20) } else { format!("{} KiB", b >> 10) }
+            if b >= 1 << 20 && b.is_multiple_of(1 << 20) {
+                format!("{} MiB", b >> 20)
+            } else {
+                format!("{} KiB", b >> 10)
+            }
         };
         write!(f, "L1d {}, L2 {}, L3 {}", kib(self.l1d), kib(self.l2), kib(self.l3))
     }
@@ -579,10 +583,10 @@ mod tests {
         assert_eq!((b.kc, b.mc), (1024, 4096));
         // Whatever CPUID says, the engine's blocks are well formed.
         let here = GEMM_AVX2_F32.on_this_machine();
-        assert!(here.kc >= 64 && here.mc % here.mr == 0 && here.mc > 0, "{here:?}");
+        assert!(here.kc >= 64 && here.mc.is_multiple_of(here.mr) && here.mc > 0, "{here:?}");
         if let Some(c) = detected_caches() {
             assert!(c.l1d >= 1 << 10 && c.l2 >= c.l1d, "{c:?}");
-            assert_eq!(c.to_string().starts_with("L1d "), true);
+            assert!(c.to_string().starts_with("L1d "), "{c}");
         }
     }
 

@@ -1,8 +1,10 @@
 //! AVX2 packing of the A and B panels (`((W,len/W),kc):((1,W·kc),W)` over `(row, p)`, with
-//! `W` = MR for A and NR for B): when the source is contiguous along k, register transposes
-//! (8×8 for f32, 4×4 for f64) of groups of 8 (4) rows by 8 (4) steps of k, a group narrower
-//! than a vector (B's NR = 6) stored with masked stores; otherwise the generic [`pack`]
-//! (vector copies when the source is contiguous along the panel).
+//! `W` = MR for A and NR for B): when the source is contiguous along the panel (a
+//! column-major A), vector copies with the step of k outermost (each column of the source,
+//! pages apart, is read once for all the panels); when it is contiguous along k, register
+//! transposes (8×8 for f32, 4×4 for f64) of groups of 8 (4) rows by 8 (4) steps of k, a group
+//! of 6 (B's NR) stored by 128- and 64-bit stores (AMD's masked stores are microcoded), other
+//! narrower groups by masked stores; otherwise the generic [`pack`].
 
 use super::{mask4x64, mask8x32, mstore4x64, mstore8x32};
 use crate::gemm::driver::pack;
