@@ -114,6 +114,12 @@ fn interleave(calls: usize, mut x: impl FnMut(), mut y: impl FnMut()) -> (f64, f
     (bx, by, ratios[ratios.len() / 2])
 }
 
+/// `GEMM_RATIO_LAYOUT_ONLY=CALLS`: run only layout's engine, CALLS calls per case, and no
+/// FMA peak (for `perf stat -e cycles:u`, whose count other processes do not inflate).
+fn layout_only() -> Option<usize> {
+    std::env::var("GEMM_RATIO_LAYOUT_ONLY").ok().and_then(|s| s.parse().ok())
+}
+
 fn calls_for(flop: f64) -> usize {
     ((2e8 / flop).ceil() as usize).max(1)
 }
@@ -121,6 +127,18 @@ fn calls_for(flop: f64) -> usize {
 #[allow(clippy::too_many_arguments)]
 fn case<T: Elem>(name: &str, m: usize, n: usize, k: usize, ta: bool, tb: bool, pool: &rayon::ThreadPool, par: Par) {
     let flop = 2.0 * (m * n * k) as f64;
+    if let Some(calls) = layout_only() {
+        // For counting cycles with `perf stat -e cycles:u` (robust to other processes'
+        // load): only layout's engine, `calls` calls, no timing.
+        pool.install(|| {
+            let mut o = Operands::<T>::new(m, n, k, ta, tb);
+            for _ in 0..calls {
+                o.layout();
+            }
+        });
+        println!("| {name} | {:.4e} FLOP |", flop * calls as f64);
+        return;
+    }
     let (l, f, med) = pool.install(|| {
         let o = std::cell::RefCell::new(Operands::<T>::new(m, n, k, ta, tb));
         interleave(calls_for(flop), || o.borrow_mut().layout(), || o.borrow_mut().faer(par))
@@ -220,6 +238,9 @@ fn main() {
     println!("load average at the start: {}", loadavg());
     let mut peaks = Vec::new();
     let sample_peak = |peaks: &mut Vec<(f64, f64)>| {
+        if layout_only().is_some() {
+            return;
+        }
         if let Some(p) = peak() {
             peaks.push(p);
         }

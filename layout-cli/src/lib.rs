@@ -170,7 +170,7 @@ fn explain_gemm(text: &str, args: &[layout_core::notation::Expr]) -> Result<Stri
     let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
     let rejected = |e: layout_core::LayoutError| format!("rejected: {e}");
     let plan = layout_core::gemm_plan(&a, &b, &c).map_err(rejected)?;
-    let schedule = layout_core::gemm_schedule(&plan, elem).map_err(rejected)?;
+    let schedule = layout_core::gemm_schedule_for(&plan, elem, layout_core::detected_caches()).map_err(rejected)?;
     Ok(format!("{plan}\n{schedule}"))
 }
 

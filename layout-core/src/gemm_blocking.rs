@@ -5,10 +5,15 @@
 //! kernels with these constants and calls [`GemmBlocking::blocks`], [`gemm_direct`] and
 //! [`gemm_transposes`]; `layout explain 'gemm(...)'` shows the same data.
 //!
-//! The blocks were chosen against this machine's caches (Sapphire Rapids: 48 KiB L1d, 2 MiB L2
-//! per core) and then measured (BENCHMARKS.md): the B micro-panel `KC×NR` stays in L1 while
-//! the A micro-panels stream through it, the A block `MC×KC` stays in L2, and the B block
-//! `KC×NC` is left to L3.
+//! The constant blocks of the AVX-512 levels were chosen against the caches of a Sapphire
+//! Rapids core (48 KiB L1d, 2 MiB L2) and then measured there (BENCHMARKS.md); those of the
+//! AVX2 and portable levels against a Zen 3 core (32 KiB L1d, 512 KiB L2, 32 MiB L3), where
+//! the AVX2 blocks were measured. In each, the B micro-panel `KC×NR` stays in L1 while the A
+//! micro-panels stream through it, the A block `MC×KC` stays in L2, and the B block `KC×NC`
+//! is left to L3. At run time the engine recomputes the AVX2 blocks from the caches the CPU
+//! reports ([`detected_caches`], CPUID leaf `0x8000_001D` or 4, read once) with
+//! [`GemmBlocking::for_caches`], whose fractions were tuned on the Zen 3 core; the constants
+//! are its result for [`ZEN3_CACHES`] and the fallback when CPUID says nothing.
 
 use std::fmt;
 
@@ -82,9 +87,10 @@ pub enum Packer {
     /// Masked vector copies when the source is contiguous along the panel, register
     /// transposes (16×16 f32, 8×8 f64) when it is contiguous the other way, a gather otherwise.
     Simd,
-    /// Vector copies when the source is contiguous along the panel, 8×8 (f32) / 4×4 (f64)
-    /// register transposes when it is contiguous along k (a group narrower than a vector,
-    /// B's `NR = 6`, with masked stores), a gather otherwise.
+    /// Vector copies when the source is contiguous along the panel (step of k outermost),
+    /// 8×8 (f32) / 4×4 (f64) register transposes when it is contiguous along k (a group
+    /// narrower than a vector, B's `NR = 6`, with 128- and 64-bit stores: AMD's masked stores
+    /// are microcoded), a gather otherwise.
     Transposes,
     /// Scalar loops the compiler vectorizes where it can: copies when the source is
     /// contiguous along the panel, 16-column blocked transposes when it is contiguous along k.
@@ -123,6 +129,97 @@ pub struct GemmBlocking {
     pub direct_nr: usize,
 }
 
+/// The data caches of one core, in bytes (L3: the whole cache the core shares).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CacheSizes {
+    /// The L1 data cache.
+    pub l1d: usize,
+    /// The L2 cache.
+    pub l2: usize,
+    /// The L3 cache (0 when there is none).
+    pub l3: usize,
+}
+
+/// The caches of a Zen 3 core (EPYC, family 25): the machine the AVX2 blocks were tuned on,
+/// and the caches the constant AVX2 blocks are for.
+pub const ZEN3_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l2: 512 << 10, l3: 32 << 20 };
+
+/// The caches of a Sapphire Rapids core, which the constant AVX-512 blocks are for.
+pub const SAPPHIRE_RAPIDS_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 105 << 20 };
+
+impl fmt::Display for CacheSizes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kib = |b: usize| {
+            if b >= 1 << 20 && b.is_multiple_of(1 << 20) {
+                format!("{} MiB", b >> 20)
+            } else {
+                format!("{} KiB", b >> 10)
+            }
+        };
+        write!(f, "L1d {}, L2 {}, L3 {}", kib(self.l1d), kib(self.l2), kib(self.l3))
+    }
+}
+
+/// The caches of the core this runs on, from CPUID (AMD leaf `0x8000_001D` when the CPU has
+/// topology extensions, Intel leaf 4), read once; `None` off x86_64, on other vendors, or when
+/// the leaves report no L1 data or L2 cache.
+pub fn detected_caches() -> Option<CacheSizes> {
+    static CACHES: std::sync::OnceLock<Option<CacheSizes>> = std::sync::OnceLock::new();
+    *CACHES.get_or_init(cpuid_caches)
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpuid_caches() -> Option<CacheSizes> {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    let v = __cpuid(0);
+    let vendor: Vec<u8> = [v.ebx, v.edx, v.ecx].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let leaf = match &vendor[..] {
+        b"AuthenticAMD" | b"HygonGenuine" => {
+            // Topology extensions (CPUID 0x8000_0001 ECX bit 22) give leaf 0x8000_001D.
+            if __cpuid(0x8000_0000).eax < 0x8000_001D || __cpuid(0x8000_0001).ecx & (1 << 22) == 0 {
+                return None;
+            }
+            0x8000_001D
+        }
+        b"GenuineIntel" if v.eax >= 4 => 4,
+        _ => return None,
+    };
+    let mut c = CacheSizes { l1d: 0, l2: 0, l3: 0 };
+    for sub in 0..16 {
+        let r = __cpuid_count(leaf, sub);
+        let kind = r.eax & 0x1F;
+        if kind == 0 {
+            break;
+        }
+        // 1 data, 2 instruction, 3 unified.
+        if kind == 2 {
+            continue;
+        }
+        let ways = ((r.ebx >> 22) & 0x3FF) as usize + 1;
+        let parts = ((r.ebx >> 12) & 0x3FF) as usize + 1;
+        let line = (r.ebx & 0xFFF) as usize + 1;
+        let sets = r.ecx as usize + 1;
+        let bytes = ways * parts * line * sets;
+        match (r.eax >> 5) & 7 {
+            1 => c.l1d = bytes,
+            2 => c.l2 = bytes,
+            3 => c.l3 = bytes,
+            _ => {}
+        }
+    }
+    (c.l1d > 0 && c.l2 > 0).then_some(c)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpuid_caches() -> Option<CacheSizes> {
+    None
+}
+
+/// The share of L1d the AVX2 B micro-panel `KC×NR` takes (numerator / 64), tuned on Zen 3.
+pub const AVX2_KC_L1_64THS: usize = 24;
+/// The share of L2 the AVX2 A block `MC×KC` takes (numerator / 64), tuned on Zen 3.
+pub const AVX2_MC_L2_64THS: usize = 32;
+
 /// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs.
 pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx512,
@@ -157,15 +254,16 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     direct_nr: 6,
 };
 
-/// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers).
+/// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers); the blocks of
+/// [`ZEN3_CACHES`] (B micro-panel 12 KiB of 32 KiB L1d, A block 256 KiB of 512 KiB L2).
 pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx2,
     elem: GemmElem::F32,
     lanes: 8,
     mr: 16,
     nr: 6,
-    kc: 384,
-    mc: 192,
+    kc: 512,
+    mc: 128,
     nc: 4080,
     narrow_nr: &[3],
     b_order: BPanelOrder::Rows,
@@ -174,7 +272,8 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     direct_nr: 4,
 };
 
-/// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators.
+/// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of [`ZEN3_CACHES`]
+/// (B micro-panel 12 KiB, A block 256 KiB).
 pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx2,
     elem: GemmElem::F64,
@@ -182,7 +281,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     mr: 8,
     nr: 6,
     kc: 256,
-    mc: 96,
+    mc: 128,
     nc: 4080,
     narrow_nr: &[3],
     b_order: BPanelOrder::Rows,
@@ -284,6 +383,42 @@ pub struct GemmBlocks {
 }
 
 impl GemmBlocking {
+    /// The AVX2 blocking with its cache blocks computed from `caches`: `KC` so that the B
+    /// micro-panel takes [`AVX2_KC_L1_64THS`]/64 of L1d (a multiple of 16, 64 to 1024), `MC`
+    /// so that the A block takes [`AVX2_MC_L2_64THS`]/64 of L2 (a multiple of `MR`, at most
+    /// 4096); `NC` stays the constant's (the B block is left to L3, whose size a VM may report
+    /// oddly). Other levels are returned as they are (the AVX-512 kernels' B panels have the
+    /// column stride `KC` built in). For [`ZEN3_CACHES`] the result is the constant. Defined
+    /// for every input (tiny caches give the smallest blocks).
+    pub const fn for_caches(&self, caches: CacheSizes) -> GemmBlocking {
+        if !matches!(self.level, GemmLevel::Avx2) {
+            return *self;
+        }
+        let e = self.elem.bytes();
+        let kc = clamp_down(caches.l1d / 64 * AVX2_KC_L1_64THS / (self.nr * e), 16, 64, 1024);
+        let mc = clamp_down(caches.l2 / 64 * AVX2_MC_L2_64THS / (kc * e), self.mr, self.mr, 4096);
+        GemmBlocking { kc, mc, ..*self }
+    }
+
+    /// The caches the constant blocks of this level are for: [`SAPPHIRE_RAPIDS_CACHES`] for
+    /// AVX-512, [`ZEN3_CACHES`] otherwise.
+    pub const fn design_caches(&self) -> CacheSizes {
+        match self.level {
+            GemmLevel::Avx512 => SAPPHIRE_RAPIDS_CACHES,
+            _ => ZEN3_CACHES,
+        }
+    }
+
+    /// This level's blocking on this machine: [`for_caches`](Self::for_caches) of the
+    /// [`detected_caches`], or the constant when CPUID reports none (computed once per call
+    /// of [`detected_caches`]'s cached value; cheap).
+    pub fn on_this_machine(&self) -> GemmBlocking {
+        match detected_caches() {
+            Some(c) => self.for_caches(c),
+            None => *self,
+        }
+    }
+
     /// The accumulators of the register tile: `MR/lanes · NR` vector registers.
     pub const fn accumulators(&self) -> usize {
         self.mr / self.lanes * self.nr
@@ -361,6 +496,19 @@ impl GemmBlocking {
     }
 }
 
+/// `x` rounded down to a multiple of `unit`, then clamped to `lo..=hi` (`lo`, `hi` multiples
+/// of `unit`).
+const fn clamp_down(x: usize, unit: usize, lo: usize, hi: usize) -> usize {
+    let x = x / unit * unit;
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
 /// `⌈len / ⌈len / max⌉⌉` rounded up to a multiple of `unit`.
 const fn even(len: usize, max: usize, unit: usize) -> usize {
     if len == 0 || max == 0 || unit == 0 {
@@ -410,10 +558,36 @@ mod tests {
     fn blocks_fit_the_caches() {
         for b in GEMM_BLOCKINGS {
             let (b_micro, a_block, _) = b.footprints();
-            assert!(b_micro <= 48 << 10, "{b:?}: B micro-panel {b_micro} bytes exceeds L1d");
-            assert!(a_block <= 1 << 20, "{b:?}: A block {a_block} bytes exceeds half of L2");
+            let c = b.design_caches();
+            assert!(b_micro <= c.l1d / 2, "{b:?}: B micro-panel {b_micro} bytes exceeds half of L1d");
+            assert!(a_block <= c.l2 / 2, "{b:?}: A block {a_block} bytes exceeds half of L2");
+            // The constants are the blocks of their design caches.
+            assert_eq!(b.for_caches(c), b, "{b:?}");
         }
         assert_eq!(GEMM_AVX512_F32.footprints(), (18432, 589824, 6266880));
+        assert_eq!(GEMM_AVX2_F32.footprints(), (12288, 262144, 8355840));
+    }
+
+    #[test]
+    fn avx2_blocks_follow_the_caches() {
+        let big = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 0 };
+        let b = GEMM_AVX2_F32.for_caches(big);
+        assert_eq!((b.kc, b.mc, b.nc), (768, 336, 4080));
+        assert_eq!(GEMM_AVX2_F64.for_caches(big).kc, 384);
+        let tiny = CacheSizes { l1d: 1, l2: 1, l3: 1 };
+        let b = GEMM_AVX2_F64.for_caches(tiny);
+        assert_eq!((b.kc, b.mc, b.nc), (64, 8, 4080));
+        assert_eq!(GEMM_AVX512_F32.for_caches(tiny), GEMM_AVX512_F32);
+        let huge = CacheSizes { l1d: usize::MAX / 2, l2: usize::MAX / 2, l3: 0 };
+        let b = GEMM_AVX2_F32.for_caches(huge);
+        assert_eq!((b.kc, b.mc), (1024, 4096));
+        // Whatever CPUID says, the engine's blocks are well formed.
+        let here = GEMM_AVX2_F32.on_this_machine();
+        assert!(here.kc >= 64 && here.mc.is_multiple_of(here.mr) && here.mc > 0, "{here:?}");
+        if let Some(c) = detected_caches() {
+            assert!(c.l1d >= 1 << 10 && c.l2 >= c.l1d, "{c:?}");
+            assert!(c.to_string().starts_with("L1d "), "{c}");
+        }
     }
 
     #[test]

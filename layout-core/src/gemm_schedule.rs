@@ -10,8 +10,8 @@ use std::fmt;
 use crate::error::Result;
 use crate::gemm::{GemmLeaf, GemmPlan};
 use crate::gemm_blocking::{
-    BPanelOrder, GEMM_PAR_GRAIN, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, Packer, gemm_blocking,
-    gemm_direct, gemm_transposes,
+    BPanelOrder, CacheSizes, GEMM_PAR_GRAIN, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, Packer,
+    gemm_blocking, gemm_direct, gemm_transposes,
 };
 use crate::layout::Layout;
 
@@ -43,6 +43,11 @@ pub struct LevelSchedule {
     pub b_panel: Layout,
     /// B is packed one micro-panel at a time inside the jr loop (`m ≤ MC`).
     pub b_per_panel: bool,
+    /// The caches the blocks are for.
+    pub caches: CacheSizes,
+    /// The caches are the ones CPUID reported (the AVX2 level's blocks recomputed from them
+    /// with [`GemmBlocking::for_caches`]), not the constants' design caches.
+    pub from_cpuid: bool,
 }
 
 /// The schedule of a planned GEMM with element type `elem`.
@@ -68,9 +73,16 @@ pub struct GemmSchedule {
     pub levels: Vec<LevelSchedule>,
 }
 
-/// The schedule of `plan` for `elem`. Defined for every plan; an error only when a block's
-/// packing layout overflows.
+/// The schedule of `plan` for `elem` with the constant blocks (machine-independent). Defined
+/// for every plan; an error only when a block's packing layout overflows.
 pub fn gemm_schedule(plan: &GemmPlan, elem: GemmElem) -> Result<GemmSchedule> {
+    gemm_schedule_for(plan, elem, None)
+}
+
+/// The schedule of `plan` for `elem` as the engine runs it on a machine with `caches` (the
+/// AVX2 level's blocks from [`GemmBlocking::for_caches`], as the engine computes them from
+/// [`detected_caches`](crate::gemm_blocking::detected_caches)); `None`: the constant blocks.
+pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSizes>) -> Result<GemmSchedule> {
     let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
     let (n, n_rest) = GemmPlan::split(&plan.n_leaves);
     let (k, k_rest) = GemmPlan::split(&plan.k_leaves);
@@ -92,12 +104,16 @@ pub fn gemm_schedule(plan: &GemmPlan, elem: GemmElem) -> Result<GemmSchedule> {
     let mut levels = Vec::new();
     if regime == GemmRegime::Blocked {
         for level in [GemmLevel::Avx512, GemmLevel::Avx2, GemmLevel::Portable] {
-            let blocking = gemm_blocking(level, elem);
+            let constant = gemm_blocking(level, elem);
+            let (blocking, caches, from_cpuid) = match caches {
+                Some(c) if level == GemmLevel::Avx2 => (constant.for_caches(c), c, true),
+                _ => (constant, constant.design_caches(), false),
+            };
             let blocks = blocking.blocks(um, un, uk);
             let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
             let b_per_panel = blocking.packs_b_per_panel(um);
-            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel, b_per_panel });
+            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel, b_per_panel, caches, from_cpuid });
         }
     }
     Ok(GemmSchedule { elem, m: m.extent, n: n.extent, k: k.extent, calls, regime, transposed, parallel, levels })
@@ -140,8 +156,8 @@ impl fmt::Display for LevelSchedule {
         )?;
         writeln!(
             f,
-            "  blocks: KC = {} (max {}), MC = {} (max {}), NC = {} (max {}); B micro-panel {} in L1d (48 KiB), \
-             A block {} in L2 (2 MiB), {}",
+            "  blocks: KC = {} (max {}), MC = {} (max {}), NC = {} (max {}); B micro-panel {} in L1d ({}), \
+             A block {} in L2 ({}), {}",
             x.kc,
             b.kc,
             x.mc,
@@ -149,20 +165,33 @@ impl fmt::Display for LevelSchedule {
             x.nc,
             b.nc,
             kib(b.b_panel_stride(x.kc) * e),
+            kib(self.caches.l1d),
             kib(x.mc * x.kc * e),
+            kib(self.caches.l2),
             if self.b_per_panel {
                 "B packed one micro-panel at a time".to_string()
             } else {
                 format!("B block {}", kib(x.nc.div_ceil(b.nr) * b.b_panel_stride(x.kc) * e))
             }
         )?;
+        if self.from_cpuid {
+            writeln!(
+                f,
+                "  caches (CPUID): L1d {}, L2 {}; KC and MC computed from them",
+                kib(self.caches.l1d),
+                kib(self.caches.l2)
+            )?;
+        } else if b.level != GemmLevel::Portable {
+            let core = if b.level == GemmLevel::Avx512 { "Sapphire Rapids" } else { "Zen 3" };
+            writeln!(f, "  caches: {} (a {core} core: the constant blocks)", self.caches)?;
+        }
         writeln!(f, "  A panel (i,p) -> {}", self.a_panel)?;
         writeln!(f, "  B panel (j,p) -> {}", self.b_panel)?;
         let packer = match b.packer {
             Packer::Simd => "SIMD: masked vector copies along the panel, register transposes across it, else a gather",
             Packer::Transposes => {
-                "vector copies along the panel, register transposes across it (masked stores for a group \
-                 narrower than a vector), else a gather"
+                "vector copies along the panel, register transposes across it (a group of 6 stored by 128- and \
+                 64-bit stores, other groups narrower than a vector by masked stores), else a gather"
             }
             Packer::Scalar => "scalar loops: copies along the panel, 16-column blocked transposes across it",
         };
@@ -264,7 +293,7 @@ mod tests {
         assert_eq!(avx512.a_panel.to_string(), "((32,11),342):((1,10944),32)");
         assert_eq!(avx512.b_panel.to_string(), "((12,86),342):((384,4608),1)");
         assert!(!avx512.b_per_panel, "m = 1024 > MC = 384: B packed a block at a time");
-        assert_eq!(s.levels[1].a_panel.to_string(), "((16,11),342):((1,5472),16)");
+        assert_eq!(s.levels[1].a_panel.to_string(), "((16,8),512):((1,8192),16)");
         let text = s.to_string();
         assert!(text.contains("micro-kernel 32x12 (2 vectors of 16 x 12 broadcasts = 24 accumulators"), "{text}");
         assert!(text.contains("loop order: jc += NC"), "{text}");
@@ -280,8 +309,20 @@ mod tests {
         let s = schedule("(100,64):(1,100)", "(50,64):(64,1)", "(100,50):(1,100)", GemmElem::F64);
         assert_eq!((s.regime, s.parallel), (GemmRegime::Blocked, false));
         assert_eq!(s.levels[0].blocks, GemmBlocks { mc: 112, nc: 60, kc: 64 });
-        // m = 100 is one A block where MC ≥ 100 (AVX2 f64 has MC = 96).
-        assert_eq!(s.levels.iter().map(|l| l.b_per_panel).collect::<Vec<_>>(), [true, false, true]);
+        // m = 100 is one A block where MC ≥ 100 (every level's f64 MC is at least 128).
+        assert_eq!(s.levels.iter().map(|l| l.b_per_panel).collect::<Vec<_>>(), [true, true, true]);
+        // The AVX2 level's blocks follow the caches the schedule is for.
+        let plan = gemm_plan(
+            &parse_layout("(1000,1000):(1,1000)").unwrap(),
+            &parse_layout("(1000,1000):(1000,1)").unwrap(),
+            &parse_layout("(1000,1000):(1,1000)").unwrap(),
+        )
+        .unwrap();
+        let big = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 0 };
+        let s = gemm_schedule_for(&plan, GemmElem::F64, Some(big)).unwrap();
+        assert_eq!((s.levels[1].blocking.kc, s.levels[1].from_cpuid), (384, true));
+        assert_eq!(s.levels[0].blocking, crate::gemm_blocking::GEMM_AVX512_F64);
+        assert!(s.to_string().contains("caches (CPUID): L1d 48 KiB, L2 2 MiB"), "{s}");
     }
 
     #[test]

@@ -5,7 +5,6 @@
 //! micro-kernel is a call.
 
 use super::GemmScalar;
-use core::cell::RefCell;
 use layout_core::{GemmBlocking, GemmBlocks};
 
 /// One GEMM call: `C = α·A·B + β·C`, element `(i, j)` of a matrix at `ptr + i·rs + j·cs`.
@@ -339,25 +338,36 @@ impl Drop for Buf {
 }
 
 thread_local! {
-    /// The packing buffer of this thread, kept between calls.
-    static PACK: RefCell<Buf> = const { RefCell::new(Buf::new()) };
+    /// The packing buffer of this thread, kept between calls (taken out while a call uses it).
+    static PACK: core::cell::Cell<Buf> = const { core::cell::Cell::new(Buf::new()) };
 }
 
-/// Runs `f` with at least `bytes` bytes of 64-byte aligned scratch memory: this thread's
-/// buffer, or a fresh one if it is in use.
-#[inline(always)]
-fn with_scratch<R>(bytes: usize, f: impl FnOnce(*mut u8) -> R) -> R {
-    PACK.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut buf) => {
-            buf.reserve(bytes);
-            f(buf.ptr)
-        }
-        Err(_) => {
-            let mut buf = Buf::new();
-            buf.reserve(bytes);
-            f(buf.ptr)
-        }
-    })
+/// This thread's packing buffer, taken out of the thread-local for one call and put back
+/// when dropped (a nested call on the same thread finds an empty buffer and allocates its
+/// own). Not a closure: the blocked loop nest runs in the caller's body, which inlines into
+/// each level's `#[target_feature]` entry (a closure would not inherit the features, and the
+/// packers' intrinsics would become calls).
+struct Scratch(Buf);
+
+impl Scratch {
+    /// At least `bytes` bytes of 64-byte aligned scratch memory.
+    #[inline(always)]
+    fn take(bytes: usize) -> Self {
+        let mut buf = PACK.with(|cell| cell.replace(Buf::new()));
+        buf.reserve(bytes);
+        Scratch(buf)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let buf = core::mem::replace(&mut self.0, Buf::new());
+        // Keep the larger buffer (a nested call may have put one back meanwhile).
+        let _ = PACK.try_with(|cell| {
+            let old = cell.replace(Buf::new());
+            cell.set(if old.bytes > buf.bytes { old } else { buf });
+        });
+    }
 }
 
 /// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of `w`
@@ -427,14 +437,18 @@ pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isi
 #[inline(always)]
 pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
-    // Blocks of equal size (a multiple of the tile) rather than full blocks and a thin rest.
-    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = K::PLAN.blocks(p.m, p.n, p.k);
-    let per_panel = K::PLAN.packs_b_per_panel(p.m);
+    // The plan's blocking with the cache blocks of this machine's caches (AVX2; CPUID, read
+    // once), then blocks of equal size (a multiple of the tile) rather than full blocks and a
+    // thin rest.
+    let plan = K::PLAN.on_this_machine();
+    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);
+    let per_panel = plan.packs_b_per_panel(p.m);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
-    with_scratch(bytes, |buf| {
-        let ap = buf.cast::<T>();
+    let scratch = Scratch::take(bytes);
+    {
+        let ap = scratch.0.ptr.cast::<T>();
         // SAFETY: `a_len` elements into a buffer of `a_len + b_len`.
         let bp = unsafe { ap.add(a_len) };
         let mut jc = 0;
@@ -497,7 +511,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             }
             jc += nc;
         }
-    })
+    }
+    drop(scratch);
 }
 
 /// The columns of [`small`]'s register tile.

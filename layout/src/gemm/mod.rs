@@ -28,7 +28,12 @@
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
 //!   packing is masked vector copies when the source is contiguous along the panel's layout,
 //!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
-//!   gather otherwise; AVX2 packing is vector copies or 8×8 (f32) / 4×4 (f64) register transposes, the portable level copies or transposes in scalar blocks. Edge panels are
+//!   gather otherwise; AVX2 packing is vector copies (step of k outermost) or 8×8 (f32) / 4×4
+//!   (f64) register transposes (no masked stores for B's 6-wide rows: they are microcoded on
+//!   AMD), the portable level copies or transposes in scalar blocks. The AVX2 cache blocks
+//!   come from the caches CPUID reports (`GemmBlocking::for_caches`, read once), the
+//!   constants (tuned on Zen 3) when it reports none. The loop nest is not a closure, so it
+//!   inlines into each level's `#[target_feature]` entry with the packers' intrinsics. Edge panels are
 //!   zero-padded; edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
