@@ -114,8 +114,15 @@ fn grid_of(text: &str, tv: bool, tile: Option<(i64, i64)>) -> Result<grid::Grid,
 }
 
 /// `explain`: the narrated steps; `Err` (with the same narration) when the operation is rejected.
+/// A GEMM's blocks are shown for the caches of the machine this runs on (CPUID).
 pub fn explain(text: &str) -> Result<String, String> {
-    if let Some(plan) = explain_copy(text) {
+    explain_for_caches(text, layout_core::detected_caches())
+}
+
+/// [`explain`], with a GEMM's blocks shown for the given caches (`None`: the constant blocks),
+/// so that the text does not depend on the machine.
+pub fn explain_for_caches(text: &str, caches: Option<layout_core::CacheSizes>) -> Result<String, String> {
+    if let Some(plan) = explain_copy(text, caches) {
         return plan;
     }
     let e = layout_core::explain(text).map_err(|e| describe(text, &e))?;
@@ -125,12 +132,12 @@ pub fn explain(text: &str) -> Result<String, String> {
 
 /// `explain 'copy(S, D[, overlapping])'`: the copy plan `layout!` would run for a
 /// `pub fn NAME = copy(S, D);` item; `None` when the text is not a copy.
-fn explain_copy(text: &str) -> Option<Result<String, String>> {
+fn explain_copy(text: &str, caches: Option<layout_core::CacheSizes>) -> Option<Result<String, String>> {
     use layout_core::notation::{Env, ExprKind, evaluate_expr, parse};
     let expr = parse(text).ok()?;
     let ExprKind::Call { name, args, .. } = &expr.kind else { return None };
     if name == "gemm" {
-        return Some(explain_gemm(text, args));
+        return Some(explain_gemm(text, args, caches));
     }
     if name != "copy" {
         return None;
@@ -155,7 +162,11 @@ fn explain_copy(text: &str) -> Option<Result<String, String>> {
 }
 
 /// `explain 'gemm(T, A, B, C)'`: the GEMM plan of a `pub fn NAME = gemm(T, A, B, C);` item.
-fn explain_gemm(text: &str, args: &[layout_core::notation::Expr]) -> Result<String, String> {
+fn explain_gemm(
+    text: &str,
+    args: &[layout_core::notation::Expr],
+    caches: Option<layout_core::CacheSizes>,
+) -> Result<String, String> {
     use layout_core::notation::{Env, evaluate_expr};
     if args.len() != 4 {
         return Err(format!("`gemm(T, A, B, C)` takes 4 arguments, found {}", args.len()));
@@ -170,7 +181,7 @@ fn explain_gemm(text: &str, args: &[layout_core::notation::Expr]) -> Result<Stri
     let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
     let rejected = |e: layout_core::LayoutError| format!("rejected: {e}");
     let plan = layout_core::gemm_plan(&a, &b, &c).map_err(rejected)?;
-    let schedule = layout_core::gemm_schedule_for(&plan, elem, layout_core::detected_caches()).map_err(rejected)?;
+    let schedule = layout_core::gemm_schedule_for(&plan, elem, caches).map_err(rejected)?;
     Ok(format!("{plan}\n{schedule}"))
 }
 
