@@ -186,6 +186,9 @@ mod fma {
     use std::hint::black_box;
 
     /// 24 independent zmm FMA chains for `iters` steps; the FLOP count.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F (the caller checks `is_x86_feature_detected!`); no memory is touched.
     #[target_feature(enable = "avx512f")]
     pub unsafe fn chains512(iters: usize, f64_: bool) -> f64 {
         let mut acc = [_mm512_set1_ps(0.0); 24];
@@ -205,6 +208,10 @@ mod fma {
     }
 
     /// 12 independent ymm FMA chains for `iters` steps; the FLOP count.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA (the caller checks `is_x86_feature_detected!`); no memory is
+    /// touched.
     #[target_feature(enable = "avx2,fma")]
     pub unsafe fn chains256(iters: usize, f64_: bool) -> f64 {
         let mut acc = [_mm256_set1_ps(0.0); 12];
