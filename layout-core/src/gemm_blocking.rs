@@ -171,7 +171,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 16,
-    direct_nr: 4,
+    direct_nr: 6,
 };
 
 /// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators.
@@ -188,7 +188,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 8,
-    direct_nr: 4,
+    direct_nr: 6,
 };
 
 /// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
