@@ -255,8 +255,7 @@ fn main() {
             small::<f64>(n);
         }
     }
-    // The run-time small sizes (`gemm` with the extents as values: the direct kernel up to
-    // m·n·k = 32³, the blocked engine at 64).
+    // The run-time small sizes (`gemm` with the extents as values: the direct kernel).
     for n in [8, 16, 32, 64] {
         for t in ["f32", "f64"] {
             let name = format!("small/rt/{t}/{n}");

@@ -209,7 +209,7 @@ impl fmt::Display for GemmSchedule {
             GemmRegime::Direct => {
                 write!(
                     f,
-                    "kernel call {call}{times}: the engine's direct loop (m·n·k <= 32^3, m, n, k <= 64): A and B read \
+                    "kernel call {call}{times}: the engine's direct loop (m, n, k <= 64): A and B read \
                      in place, register tiles, no packing"
                 )?;
             }
