@@ -154,6 +154,13 @@ fn small<T: Elem>(n: usize) {
     println!("| small/{}/{n} | {:.1} ns | {:.1} ns | {:.2} ({:.2}) |", T::NAME, s * 1e9, f * 1e9, f / s, med);
 }
 
+/// The run-time `gemm` on an n×n×n problem against faer, in ns per call.
+fn small_rt<T: Elem>(name: &str, n: usize) {
+    let o = std::cell::RefCell::new(Operands::<T>::new(n, n, n, false, false));
+    let (l, f, med) = interleave(2000, || o.borrow_mut().layout(), || o.borrow_mut().faer(Par::Seq));
+    println!("| {name} | {:.1} ns | {:.1} ns | {:.2} ({:.2}) |", l * 1e9, f * 1e9, f / l, med);
+}
+
 /// The best GFLOP/s of independent FMA chains over `secs()/4` (f32, f64); `None` without AVX2.
 fn peak() -> Option<(f64, f64)> {
     #[cfg(target_arch = "x86_64")]
@@ -274,6 +281,19 @@ fn main() {
         }
         if want(&format!("small/f64/{n}")) {
             small::<f64>(n);
+        }
+    }
+    // The run-time small sizes (`gemm` with the extents as values: the direct kernel).
+    for n in [8, 16, 32, 64] {
+        for t in ["f32", "f64"] {
+            let name = format!("small/rt/{t}/{n}");
+            if want(&name) {
+                if t == "f32" {
+                    small_rt::<f32>(&name, n);
+                } else {
+                    small_rt::<f64>(&name, n);
+                }
+            }
         }
     }
     for n in [512, 1024, 2048] {

@@ -269,7 +269,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 16,
-    direct_nr: 4,
+    direct_nr: 6,
 };
 
 /// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of [`ZEN3_CACHES`]
@@ -287,7 +287,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 8,
-    direct_nr: 4,
+    direct_nr: 6,
 };
 
 /// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
@@ -344,8 +344,10 @@ pub const fn gemm_blocking(level: GemmLevel, elem: GemmElem) -> GemmBlocking {
 pub const GEMM_DIRECT_K: usize = 64;
 /// The largest extent of m and of n the direct regime takes.
 pub const GEMM_DIRECT_MN: usize = 64;
-/// The most multiply-adds `m·n·k` the direct regime takes.
-pub const GEMM_DIRECT_MNK: usize = 32 * 32 * 32;
+/// The most multiply-adds `m·n·k` the direct regime takes: all of 64³ (on Zen 3 AVX2 the
+/// direct kernel ran 64×64×64 in 6.1 µs f32 and 15.0 µs f64, the blocked engine, packing,
+/// in 27 and 52 µs).
+pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of the larger of m and n are multiples of this (of every level's MR and NR).
@@ -353,7 +355,7 @@ pub const GEMM_PAR_GRAIN: usize = 96;
 
 /// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
 /// register-tiled kernel, no packing. Defined for every size; true iff
-/// `m·n·k ≤ 32³` and `m, n ≤ 64`, `k ≤ 64`.
+/// `m·n·k ≤ 64³` and `m, n ≤ 64`, `k ≤ 64`.
 #[inline]
 pub const fn gemm_direct(m: usize, n: usize, k: usize) -> bool {
     m <= GEMM_DIRECT_MN
@@ -630,7 +632,7 @@ mod tests {
     fn regimes() {
         assert!(gemm_direct(32, 32, 32));
         assert!(gemm_direct(64, 64, 8));
-        assert!(!gemm_direct(33, 32, 32));
+        assert!(gemm_direct(64, 64, 64));
         assert!(!gemm_direct(65, 1, 1));
         assert!(!gemm_direct(1, 1, 65));
         assert!(!gemm_direct(usize::MAX, usize::MAX, usize::MAX));

@@ -238,7 +238,7 @@ impl fmt::Display for GemmSchedule {
             GemmRegime::Direct => {
                 write!(
                     f,
-                    "kernel call {call}{times}: the engine's direct loop (m·n·k <= 32^3, m, n, k <= 64): A and B read \
+                    "kernel call {call}{times}: the engine's direct loop (m, n, k <= 64): A and B read \
                      in place, register tiles, no packing"
                 )?;
             }
@@ -332,6 +332,8 @@ mod tests {
         // The engine's m is N = 40 and its n is M = 300.
         assert_eq!(s.levels[0].blocks, GemmBlocks { mc: 64, nc: 300, kc: 8 });
         let s = schedule("(64,64,3):(1,64,4096)", "(64,64,3):(64,1,4096)", "(64,64,3):(1,64,4096)", GemmElem::F32);
+        assert_eq!((s.calls, s.regime), (3, GemmRegime::Direct));
+        let s = schedule("(64,80,3):(1,64,5120)", "(64,80,3):(80,1,5120)", "(64,64,3):(1,64,4096)", GemmElem::F32);
         assert_eq!((s.calls, s.regime), (3, GemmRegime::Blocked));
     }
 }

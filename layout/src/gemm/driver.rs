@@ -279,14 +279,18 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
         };
         let mut j0 = 0;
         while j0 < p.n {
-            let nr = D::NR.min(p.n - j0);
+            // The fewest tiles of at most `NR` columns, balanced in even widths (8 columns as
+            // 4,4 rather than 6,2: a narrow tile has too few accumulators to hide the FMA
+            // latency; 32 as 6,6,6,6,4,4).
+            let left = p.n - j0;
+            let nr = left.div_ceil(left.div_ceil(D::NR)).next_multiple_of(2).min(D::NR).min(left);
             // SAFETY: columns `j0..j0+nr` of B and C, rows `i0..i0+mr` of C: in bounds.
             unsafe {
                 let b = p.b.offset(j0 as isize * p.b_cs);
                 let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
                 D::kernel(p.k, a, a_cs, b, p.b_rs, p.b_cs, c, p.c_rs, p.c_cs, mr, nr, p.alpha, p.beta);
             }
-            j0 += D::NR;
+            j0 += nr;
         }
         i0 += D::MR;
     }

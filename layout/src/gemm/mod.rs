@@ -14,7 +14,7 @@
 //! - C is normalized first: negative strides are flipped (reversing A's rows or B's columns
 //!   with them), and a C that is contiguous along its columns (row-major) is computed as
 //!   `Cᵀ = Bᵀ·Aᵀ`, so the micro-kernels write columns of C as vectors.
-//! - Small problems (`m·n·k ≤ 32³` and every extent at most 64) run a direct register-blocked
+//! - Small problems (every extent at most 64) run a direct register-blocked
 //!   loop over the strided operands, without packing.
 //! - Larger ones are blocked as in BLIS: for each `NC` columns of B and `KC` of the inner
 //!   dimension, B is packed into `KC×NR` micro-panels; for each `MC` rows of A, A into

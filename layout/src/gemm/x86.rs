@@ -136,12 +136,17 @@ macro_rules! micro {
 }
 
 /// A direct micro-kernel for small problems (see `Direct::kernel`): like `micro!`, but A is
-/// read in place (rows contiguous, `a_cs` between columns) with masked loads for the rows
-/// past `mr`, B through per-column pointers with any strides, C with masked stores.
+/// read in place (rows contiguous, `a_cs` between columns), B through per-column pointers
+/// with any strides. The tile is cut to the problem: one vector of rows when `mr ≤ lanes`,
+/// plain loads and stores for the full vectors and a masked one only for a partial last
+/// vector (a mask register per vector would not fit in AVX2's 16 with 12 accumulators, and
+/// `vmaskmov` stores are slow on AMD cores), and 2, 4 or 6 columns of FMAs for `nr` rounded up
+/// to even (a column past `nr` reads column 0; its sums are never stored).
 macro_rules! direct_kernel {
     (
         $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal, $is:tt, $js:tt,
-        $set1:ident, $fmadd:ident, $mul:ident, $zero:ident, $mask:ident, $mload:ident, $mstore:ident
+        $set1:ident, $fmadd:ident, $mul:ident, $zero:ident, $loadu:ident, $storeu:ident, $mask:ident, $mload:ident,
+        $mstore:ident
     ) => {
         /// # Safety
         /// As `Direct::kernel`; the CPU has the features.
@@ -163,60 +168,122 @@ macro_rules! direct_kernel {
             beta: $t,
         ) {
             const MR: usize = $mv * $lanes;
-            let mut mk = [$mask(0); $mv];
-            unroll!(i in $is { mk[i] = $mask(mr.saturating_sub(i * $lanes).min($lanes)); });
-            // Columns past `nr` read column 0 (their sums are never stored).
-            let mut bp = [b; $nr];
-            unroll!(j in $js { if j < nr { bp[j] = b.wrapping_offset(j as isize * b_cs); } });
-            let mut acc = [[$zero(); $nr]; $mv];
-            // SAFETY: step `p` reads rows `i < mr` of column `p` of A (masked loads touch no
-            // other element) and `B(p, j)` for `j < nr` (or column 0): inside the operands.
-            unsafe {
-                let mut ap = a;
-                for p in 0..k as isize {
-                    let mut av = [$zero(); $mv];
-                    unroll!(i in $is { av[i] = $mload(ap.wrapping_add(i * $lanes), mk[i]); });
-                    unroll!(j in $js {
-                        let bj = $set1(*bp[j].offset(p * b_rs));
-                        unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
-                    });
-                    ap = ap.wrapping_offset(a_cs);
-                }
-            }
-            let va = $set1(alpha);
-            if rs == 1 {
-                // SAFETY: columns `j < nr` of the tile, rows `i < mr` (masked): elements of C.
+            // The variants below cover `mr ≤ 2 vectors`, `nr ≤ 6`.
+            const { assert!($mv == 2 && $nr == 6) };
+
+            /// `MV` vectors of rows (the last one masked unless `FULL`) by `W` columns.
+            ///
+            /// # Safety
+            /// As the kernel's; `mr` is `MV` vectors of rows (`MV·lanes` when `FULL`, else
+            /// more than `(MV - 1)·lanes`), `W - 1 ≤ nr ≤ W`.
+            #[target_feature(enable = $feat)]
+            #[inline]
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn tile<const MV: usize, const FULL: bool, const W: usize>(
+                k: usize,
+                a: *const $t,
+                a_cs: isize,
+                b: *const $t,
+                b_rs: isize,
+                b_cs: isize,
+                c: *mut $t,
+                rs: isize,
+                cs: isize,
+                mr: usize,
+                nr: usize,
+                alpha: $t,
+                beta: $t,
+            ) {
+                // α and β go through memory: held in registers over the k loop they would take
+                // two of the 16 and push an accumulator to the stack (a store and a reload in
+                // its FMA chain every step).
+                let scal = [alpha, beta];
+                // Whether vector `i` is the partial (masked) last one.
+                let part = |i: usize| !FULL && i + 1 == MV;
+                let mk = $mask(if FULL { $lanes } else { mr - (MV - 1) * $lanes });
+                let mut bp = [b; $nr];
+                unroll!(j in $js { if j < nr { bp[j] = b.wrapping_offset(j as isize * b_cs); } });
+                let mut acc = [[$zero(); $nr]; $mv];
+                // SAFETY: step `p` reads rows `i < mr` of column `p` of A (the full vectors
+                // are inside `mr`, the masked load touches no other element) and `B(p, j)`
+                // for `j < nr` (or column 0): inside the operands.
                 unsafe {
-                    if beta == 0.0 {
-                        unroll!(j in $js {
-                            if j < nr {
-                                let cj = c.wrapping_offset(j as isize * cs);
-                                unroll!(i in $is { $mstore(cj.wrapping_add(i * $lanes), mk[i], $mul(va, acc[i][j])); });
+                    let mut ap = a;
+                    for p in 0..k as isize {
+                        let mut av = [$zero(); $mv];
+                        unroll!(i in $is {
+                            if i < MV {
+                                let q = ap.wrapping_add(i * $lanes);
+                                av[i] = if part(i) { $mload(q, mk) } else { $loadu(q) };
                             }
                         });
-                    } else {
+                        unroll!(j in $js {
+                            if j < W {
+                                let bj = $set1(*bp[j].offset(p * b_rs));
+                                unroll!(i in $is { if i < MV { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); } });
+                            }
+                        });
+                        ap = ap.wrapping_offset(a_cs);
+                    }
+                }
+                // SAFETY: reads of a live local.
+                let (alpha, beta) = unsafe { (core::ptr::read_volatile(&scal[0]), core::ptr::read_volatile(&scal[1])) };
+                let va = $set1(alpha);
+                if rs == 1 {
+                    // SAFETY: columns `j < nr` of the tile, rows `i < mr` (the last vector
+                    // masked unless full): elements of C.
+                    unsafe {
                         let vb = $set1(beta);
                         unroll!(j in $js {
-                            if j < nr {
+                            if j < W && j < nr {
                                 let cj = c.wrapping_offset(j as isize * cs);
                                 unroll!(i in $is {
-                                    let old = $mload(cj.wrapping_add(i * $lanes), mk[i]);
-                                    $mstore(cj.wrapping_add(i * $lanes), mk[i], $fmadd(vb, old, $mul(va, acc[i][j])));
+                                    if i < MV {
+                                        let q = cj.wrapping_add(i * $lanes);
+                                        let mut x = $mul(va, acc[i][j]);
+                                        if beta != 0.0 {
+                                            let old = if part(i) { $mload(q, mk) } else { $loadu(q) };
+                                            x = $fmadd(vb, old, x);
+                                        }
+                                        if part(i) { $mstore(q, mk, x) } else { $storeu(q, x) }
+                                    }
                                 });
                             }
                         });
                     }
+                } else {
+                    let mut buf = [0.0; MR * $nr];
+                    // SAFETY: column `j`, vector `i` of the tile is `buf[j·MR + i·lanes..][..lanes]`.
+                    unsafe {
+                        unroll!(j in $js {
+                            unroll!(i in $is { if i < MV && j < W { $storeu(buf.as_mut_ptr().add(j * MR + i * $lanes), acc[i][j]); } });
+                        });
+                    }
+                    // SAFETY: the tile's bounds (the caller's).
+                    unsafe { write_back(&buf, MR, c, rs, cs, mr, nr, alpha, beta) }
                 }
-            } else {
-                let mut buf = [0.0; MR * $nr];
-                // SAFETY: column `j`, vector `i` of the tile is `buf[j·MR + i·lanes..][..lanes]`.
-                unsafe {
-                    unroll!(j in $js {
-                        unroll!(i in $is { $mstore(buf.as_mut_ptr().add(j * MR + i * $lanes), $mask($lanes), acc[i][j]); });
-                    });
+            }
+
+            let one = mr <= $lanes;
+            let full = mr % $lanes == 0;
+            // SAFETY: the caller's bounds (`mr ≤ MR`, `nr ≤ NR`); the variant matches `mr`
+            // and `nr`.
+            unsafe {
+                macro_rules! go {
+                    ($w:literal) => {
+                        match (one, full) {
+                            (true, true) => tile::<1, true, $w>(k, a, a_cs, b, b_rs, b_cs, c, rs, cs, mr, nr, alpha, beta),
+                            (true, false) => tile::<1, false, $w>(k, a, a_cs, b, b_rs, b_cs, c, rs, cs, mr, nr, alpha, beta),
+                            (false, true) => tile::<2, true, $w>(k, a, a_cs, b, b_rs, b_cs, c, rs, cs, mr, nr, alpha, beta),
+                            (false, false) => tile::<2, false, $w>(k, a, a_cs, b, b_rs, b_cs, c, rs, cs, mr, nr, alpha, beta),
+                        }
+                    };
                 }
-                // SAFETY: the tile's bounds (the caller's).
-                unsafe { write_back(&buf, MR, c, rs, cs, mr, nr, alpha, beta) }
+                match nr {
+                    0..=2 => go!(2),
+                    3..=4 => go!(4),
+                    _ => go!(6),
+                }
             }
         }
     };
@@ -340,13 +407,17 @@ micro!(micro_avx2_f64_n3, "avx2,fma", f64, 4, 2 x 3 / (1, 6), [0 1], [0 1 2],
     _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
 
 direct_kernel!(direct_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 6, [0 1], [0 1 2 3 4 5],
-    _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+    _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, mask16, mload16_ps,
+    mstore16_ps);
 direct_kernel!(direct_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
-    _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
-direct_kernel!(direct_avx2_f32, "avx2,fma", f32, 8, 2 x 4, [0 1], [0 1 2 3],
-    _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
-direct_kernel!(direct_avx2_f64, "avx2,fma", f64, 4, 2 x 4, [0 1], [0 1 2 3],
-    _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+    _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_storeu_pd, mask8, mload8_pd,
+    mstore8_pd);
+direct_kernel!(direct_avx2_f32, "avx2,fma", f32, 8, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, mask8x32, mload8x32,
+    mstore8x32);
+direct_kernel!(direct_avx2_f64, "avx2,fma", f64, 4, 2 x 6, [0 1], [0 1 2 3 4 5],
+    _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd, mask4x64, mload4x64,
+    mstore4x64);
 
 /// The 16×16 register transpose of AVX-512 f32: `r[i]` lane `j` becomes `r[j]` lane `i`
 /// (unpacks within 128-bit lanes, then two rounds of 128-bit lane shuffles).
