@@ -350,8 +350,12 @@ pub const GEMM_DIRECT_MN: usize = 64;
 pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
-/// Thread shares of the larger of m and n are multiples of this (of every level's MR and NR).
-pub const GEMM_PAR_GRAIN: usize = 96;
+/// Thread shares of m are multiples of this (of every level's MR), so that only the last
+/// share has an edge tile.
+pub const GEMM_PAR_GRAIN_M: usize = 32;
+/// Thread shares of n are multiples of this (of every level's NR). A grain common to both
+/// (96) left shares of 288 and 224 columns at n = 512 and 1024 on two threads: 12 % idle.
+pub const GEMM_PAR_GRAIN_N: usize = 12;
 
 /// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
 /// register-tiled kernel, no packing. Defined for every size; true iff
@@ -541,8 +545,8 @@ mod tests {
             assert_eq!(b.mr % b.lanes, 0, "{b:?}");
             assert_eq!(b.mc % b.mr, 0, "{b:?}");
             assert_eq!(b.nc % b.nr, 0, "{b:?}");
-            assert_eq!(GEMM_PAR_GRAIN % b.mr, 0, "{b:?}");
-            assert_eq!(GEMM_PAR_GRAIN % b.nr, 0, "{b:?}");
+            assert_eq!(GEMM_PAR_GRAIN_M % b.mr, 0, "{b:?}");
+            assert_eq!(GEMM_PAR_GRAIN_N % b.nr, 0, "{b:?}");
             assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| w < b.nr));
             assert_eq!(gemm_blocking(b.level, b.elem), b);
             if b.level != GemmLevel::Portable {

@@ -10,8 +10,8 @@ use std::fmt;
 use crate::error::Result;
 use crate::gemm::{GemmLeaf, GemmPlan};
 use crate::gemm_blocking::{
-    BPanelOrder, CacheSizes, GEMM_PAR_GRAIN, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, Packer,
-    gemm_blocking, gemm_direct, gemm_transposes,
+    BPanelOrder, CacheSizes, GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem,
+    GemmLevel, Packer, gemm_blocking, gemm_direct, gemm_transposes,
 };
 use crate::layout::Layout;
 
@@ -248,7 +248,7 @@ impl fmt::Display for GemmSchedule {
                     writeln!(
                         f,
                         "threads: m·n·k >= 2^21: the larger of m and n is split over rayon's pool in shares of \
-                         multiples of {GEMM_PAR_GRAIN}, each blocked as below on its share (the blocks shown are \
+                         multiples of {GEMM_PAR_GRAIN_M} rows or {GEMM_PAR_GRAIN_N} columns, each blocked as below on its share (the blocks shown are \
                          one thread's)"
                     )?;
                 } else {

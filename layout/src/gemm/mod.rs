@@ -392,8 +392,9 @@ mod par {
 
     /// Below this many multiply-adds one thread does the work (the plan's).
     const PAR_MIN: usize = layout_core::gemm_blocking::GEMM_PAR_MIN;
-    /// Shares are multiples of this (of every kernel's MR and NR; the plan's).
-    const GRAIN: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN;
+    /// Shares of m and of n are multiples of these (of every kernel's MR, NR; the plan's).
+    const GRAIN_M: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN_M;
+    const GRAIN_N: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN_N;
 
     /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
     /// the problem is too small or there is one thread.
@@ -403,12 +404,12 @@ mod par {
             return false;
         }
         let split_n = p.n >= p.m;
-        let dim = if split_n { p.n } else { p.m };
-        let parts = threads.min(dim.div_ceil(GRAIN));
+        let (dim, grain) = if split_n { (p.n, GRAIN_N) } else { (p.m, GRAIN_M) };
+        let parts = threads.min(dim.div_ceil(grain));
         if parts < 2 {
             return false;
         }
-        let share = dim.div_ceil(parts).div_ceil(GRAIN) * GRAIN;
+        let share = dim.div_ceil(parts).div_ceil(grain) * grain;
         let parts = dim.div_ceil(share);
         (0..parts).into_par_iter().for_each(|t| {
             let start = t * share;
