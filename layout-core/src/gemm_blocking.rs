@@ -357,6 +357,13 @@ pub const GEMM_PAR_GRAIN_M: usize = 32;
 /// (96) left shares of 288 and 224 columns at n = 512 and 1024 on two threads: 12 % idle.
 pub const GEMM_PAR_GRAIN_N: usize = 12;
 
+/// A column-major B is read in place while `m` is at most this many MC blocks: each B
+/// micro-panel is then used by at most this many A blocks, so packing it would cost one more
+/// pass over B than it saves (Sapphire Rapids, AVX-512, interleaved against faer, layout/faer
+/// with B packed → read in place: f64 n = 256 0.93 → 0.99, f32 n = 256 0.96 → 0.98, f32 n =
+/// 512 0.94 → 0.97; with every m read in place f32 n = 1024 fell to 0.91).
+pub const GEMM_B_IN_PLACE_MC: usize = 2;
+
 /// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
 /// register-tiled kernel, no packing. Defined for every size; true iff
 /// `m·n·k ≤ 64³` and `m, n ≤ 64`, `k ≤ 64`.
@@ -452,6 +459,20 @@ impl GemmBlocking {
     #[inline]
     pub const fn packs_b_per_panel(&self, m: usize) -> bool {
         m <= self.mc
+    }
+
+    /// Whether the blocked engine reads the full B micro-panels of a normalized `m`-row problem
+    /// in place instead of packing them (the edge panel narrower than `NR` is still packed): at
+    /// the levels whose packed panels are column-major ([`BPanelOrder::Columns`], whose
+    /// micro-kernels then take B's column stride for `KC`), when B is column-major (`b_rs = 1`,
+    /// `b_cs > 0`, strides along k and n) and `m ≤ GEMM_B_IN_PLACE_MC·MC`. Defined for every
+    /// input.
+    #[inline]
+    pub const fn reads_b_in_place(&self, m: usize, b_rs: isize, b_cs: isize) -> bool {
+        matches!(self.b_order, BPanelOrder::Columns)
+            && b_rs == 1
+            && b_cs > 0
+            && m <= self.mc.saturating_mul(GEMM_B_IN_PLACE_MC)
     }
 
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:

@@ -43,6 +43,9 @@ pub struct LevelSchedule {
     pub b_panel: Layout,
     /// B is packed one micro-panel at a time inside the jr loop (`m ≤ MC`).
     pub b_per_panel: bool,
+    /// The full B micro-panels are read in place, not packed
+    /// ([`GemmBlocking::reads_b_in_place`]: a column-major B, `m ≤ 2·MC`).
+    pub b_in_place: bool,
     /// The caches the blocks are for.
     pub caches: CacheSizes,
     /// The caches are the ones CPUID reported (the AVX2 level's blocks recomputed from them
@@ -92,6 +95,14 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     }
     let transposed = transposes(&m, &n);
     let (em, en) = if transposed { (n.extent, m.extent) } else { (m.extent, n.extent) };
+    // The engine's B (Aᵀ when it transposes): its strides along k and n after the
+    // normalization, which flips B's columns with C's negative ones.
+    let (b_rs, b_n, c_n) = if transposed { (k.a, m.a, m) } else { (k.b, n.b, n) };
+    let b_cs = if c_n.c < 0 && c_n.extent > 1 { -b_n } else { b_n };
+    let (b_rs, b_cs) = (
+        b_rs.clamp(isize::MIN as i64, isize::MAX as i64) as isize,
+        b_cs.clamp(isize::MIN as i64, isize::MAX as i64) as isize,
+    );
     let (um, un, uk) = (em as usize, en as usize, k.extent as usize);
     let regime = if m.extent <= GEMM_STATIC_MAX && n.extent <= GEMM_STATIC_MAX && k.extent <= GEMM_STATIC_MAX {
         GemmRegime::Static
@@ -113,7 +124,17 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
             let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
             let b_per_panel = blocking.packs_b_per_panel(um);
-            levels.push(LevelSchedule { blocking, blocks, a_panel, b_panel, b_per_panel, caches, from_cpuid });
+            let b_in_place = blocking.reads_b_in_place(um, b_rs, b_cs);
+            levels.push(LevelSchedule {
+                blocking,
+                blocks,
+                a_panel,
+                b_panel,
+                b_per_panel,
+                b_in_place,
+                caches,
+                from_cpuid,
+            });
         }
     }
     Ok(GemmSchedule { elem, m: m.extent, n: n.extent, k: k.extent, calls, regime, transposed, parallel, levels })
@@ -168,7 +189,9 @@ impl fmt::Display for LevelSchedule {
             kib(self.caches.l1d),
             kib(x.mc * x.kc * e),
             kib(self.caches.l2),
-            if self.b_per_panel {
+            if self.b_in_place {
+                "B read in place".to_string()
+            } else if self.b_per_panel {
                 "B packed one micro-panel at a time".to_string()
             } else {
                 format!("B block {}", kib(x.nc.div_ceil(b.nr) * b.b_panel_stride(x.kc) * e))
@@ -200,6 +223,16 @@ impl fmt::Display for LevelSchedule {
             BPanelOrder::Columns => "columns of fixed stride KC",
         };
         writeln!(f, "  packing: {packer}; B panels are {order}; edge panels zero-padded")?;
+        if self.b_in_place {
+            writeln!(
+                f,
+                "  B in place: B is column-major and m <= {} MC: the micro-kernels read its full micro-panels where \
+                 they are (column stride ldb for KC), no packing pass; an edge panel of fewer than {} columns is \
+                 packed",
+                crate::gemm_blocking::GEMM_B_IN_PLACE_MC,
+                b.nr
+            )?;
+        }
         if self.b_per_panel {
             writeln!(
                 f,
@@ -298,6 +331,24 @@ mod tests {
         assert!(text.contains("micro-kernel 32x12 (2 vectors of 16 x 12 broadcasts = 24 accumulators"), "{text}");
         assert!(text.contains("loop order: jc += NC"), "{text}");
         assert!(text.contains("tiles of fewer columns run the kernels of 4, 8 columns"), "{text}");
+    }
+
+    #[test]
+    fn a_column_major_b_is_read_in_place_at_the_column_panel_levels() {
+        // m = 256 ≤ 2·MC (AVX-512 f64 MC = 192), B(N,K) column-major along k: the AVX-512
+        // micro-kernels read it in place; AVX2's panels are row-ordered and are packed.
+        let s = schedule("(256,256):(1,256)", "(256,256):(256,1)", "(256,256):(1,256)", GemmElem::F64);
+        assert_eq!(s.levels.iter().map(|l| l.b_in_place).collect::<Vec<_>>(), [true, false, false]);
+        assert!(s.to_string().contains("B in place: B is column-major and m <= 2 MC"), "{s}");
+        // B contiguous along n (row-major as K×N): packed.
+        let s = schedule("(256,256):(1,256)", "(256,256):(1,256)", "(256,256):(1,256)", GemmElem::F64);
+        assert!(!s.levels[0].b_in_place, "{s}");
+        // m = 1024 > 2·384 (f32): each packed micro-panel serves three A blocks; packed.
+        let s = schedule("(1024,1024):(1,1024)", "(1024,1024):(1024,1)", "(1024,1024):(1,1024)", GemmElem::F32);
+        assert!(!s.levels[0].b_in_place, "{s}");
+        // A row-major C: the engine's B is Aᵀ, in place when A is contiguous along k.
+        let s = schedule("(300,300):(300,1)", "(300,300):(1,300)", "(300,300):(300,1)", GemmElem::F32);
+        assert!(s.transposed && s.levels[0].b_in_place, "{s}");
     }
 
     #[test]

@@ -271,6 +271,22 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
             beta: 0.0,
         });
     }
+    if !small {
+        // A column-major B read in place (AVX-512; `reads_b_in_place`): two A blocks (m > MC,
+        // m ≤ 2·MC: f32 MC = 384, f64 192), two KC steps, full panels and an edge panel.
+        for &(m, n, k) in &[(500, 30, 600), (300, 40, 300)] {
+            out.push(Case {
+                m,
+                n,
+                k,
+                sa: Storage::Col(1),
+                sb: Storage::Col(2),
+                sc: Storage::Col(0),
+                alpha: 0.5,
+                beta: 2.0,
+            });
+        }
+    }
     for _ in 0..count {
         out.push(Case {
             m: size(rng, max),

@@ -170,6 +170,32 @@ pub trait Kernel<T> {
         beta: T,
     );
 
+    /// Whether [`micro_b`](Kernel::micro_b) is implemented: full tiles over a B read in place.
+    const MICRO_B: bool = false;
+
+    /// As [`micro`](Kernel::micro) for a full-width tile (`nr = NR`) over B read in place:
+    /// `B(p, j)` at `b + p + j·bcs` (a column-major B, which the AVX-512 panels' layout
+    /// `(KC,NR):(1,KC)` is with `KC` replaced by `bcs`), so no packing pass over B.
+    ///
+    /// # Safety
+    /// [`MICRO_B`](Kernel::MICRO_B); `a` holds `kc·MR` elements; the `kc × NR` elements of B
+    /// are readable; `mr ≤ MR` and C's `mr × NR` tile as for [`micro`](Kernel::micro).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn micro_b(
+        _kc: usize,
+        _a: *const T,
+        _b: *const T,
+        _bcs: usize,
+        _c: *mut T,
+        _rs: isize,
+        _cs: isize,
+        _mr: usize,
+        _alpha: T,
+        _beta: T,
+    ) {
+        unreachable!("micro_b runs only where MICRO_B is true")
+    }
+
     /// The distance in elements between two packed B panels of depth `kc ≤ KC`.
     #[inline(always)]
     fn b_panel(kc: usize) -> usize {
@@ -447,6 +473,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let plan = K::PLAN.on_this_machine();
     let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);
     let per_panel = plan.packs_b_per_panel(p.m);
+    // Full micro-panels of a column-major B read in place (the plan's `reads_b_in_place`).
+    let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -462,7 +490,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
-                if !per_panel {
+                if !per_panel && !direct_b {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                     // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
                     unsafe {
@@ -482,8 +510,14 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     let mut jr = 0;
                     while jr < nc {
                         let nrr = nr.min(nc - jr);
-                        // One B micro-panel at a time, used while it is in L1 (one A block).
-                        let bpj = if per_panel {
+                        // A full panel of a column-major B read in place (no packing pass),
+                        // else one B micro-panel packed at a time, used while it is in L1 (one
+                        // A block), else the panel of the packed block.
+                        let in_place = direct_b && nrr == nr;
+                        let bpj = if in_place {
+                            // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nr` of B.
+                            unsafe { p.b.offset(pc as isize + (jc + jr) as isize * p.b_cs) }
+                        } else if per_panel || direct_b {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
                             // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
                             unsafe {
@@ -503,7 +537,23 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             // C are in bounds (the caller's); the features are the caller's.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
-                                K::micro(kc, ap.add(ir * kc), bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                                if in_place {
+                                    // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
+                                    K::micro_b(
+                                        kc,
+                                        ap.add(ir * kc),
+                                        bpj,
+                                        p.b_cs as usize,
+                                        c,
+                                        p.c_rs,
+                                        p.c_cs,
+                                        mrr,
+                                        p.alpha,
+                                        beta,
+                                    );
+                                } else {
+                                    K::micro(kc, ap.add(ir * kc), bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                                }
                             }
                             ir += mr;
                         }
@@ -644,6 +694,7 @@ pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(
     assert_eq!(K::PLAN, plan);
     assert_eq!((K::MR, K::NR, K::KC), (plan.mr, plan.nr, plan.kc), "{plan:?}");
     assert_eq!(K::NARROW, plan.narrow_nr, "{plan:?}");
+    assert_eq!(K::MICRO_B, plan.b_order == layout_core::gemm_blocking::BPanelOrder::Columns, "{plan:?}");
     assert_eq!(direct, (plan.direct_mr, plan.direct_nr), "{plan:?}");
     for kc in [1, plan.kc / 2, plan.kc] {
         assert_eq!(K::b_panel(kc), plan.b_panel_stride(kc), "{plan:?}");

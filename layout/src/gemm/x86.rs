@@ -21,18 +21,20 @@ macro_rules! unroll {
 /// written back with vector loads and stores, others through a buffer.
 macro_rules! micro {
     (
-        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal / ($bj:expr, $bs:expr), $is:tt, $js:tt,
-        $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident,
+        $name:ident, $feat:literal, $t:ty, $lanes:literal, $mv:literal x $nr:literal / ($bj:expr, $bs:expr) $(with $bjv:ident)?,
+        $is:tt, $js:tt, $loadu:ident, $storeu:ident, $set1:ident, $fmadd:ident, $mul:ident, $zero:ident,
         $mask:ident, $mload:ident, $mstore:ident
     ) => {
         /// # Safety
-        /// As `Kernel::micro`; the CPU has the features.
+        /// As `Kernel::micro` (with a run-time column stride of B: as `Kernel::micro_b`); the
+        /// CPU has the features.
         #[target_feature(enable = $feat)]
         #[allow(clippy::too_many_arguments)]
         unsafe fn $name(
             kc: usize,
             a: *const $t,
             b: *const $t,
+            $($bjv: usize,)?
             c: *mut $t,
             rs: isize,
             cs: isize,
@@ -393,6 +395,12 @@ micro!(micro_avx512_f32_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 
     _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
 micro!(micro_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12 / (256, 1), [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
     _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
+// The full tiles over B read in place (a column-major B, column stride `bcs`): see
+// `Kernel::micro_b`.
+micro!(micro_b_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, 16, 2 x 12 / (bcs, 1) with bcs, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps, _mm512_setzero_ps, mask16, mload16_ps, mstore16_ps);
+micro!(micro_b_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 12 / (bcs, 1) with bcs, [0 1], [0 1 2 3 4 5 6 7 8 9 10 11],
+    _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
 micro!(micro_avx512_f64_n8, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 8 / (256, 1), [0 1], [0 1 2 3 4 5 6 7],
     _mm512_loadu_pd, _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd, _mm512_setzero_pd, mask8, mload8_pd, mstore8_pd);
 micro!(micro_avx512_f64_n4, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, 8, 2 x 4 / (256, 1), [0 1], [0 1 2 3],
@@ -629,7 +637,7 @@ pack_b_avx512!(pack_b_avx512_f64, f64, __m512d, 8, [0 1 2 3 4 5 6 7], 12, 256, m
 /// A kernel type per level and element type: the micro-kernel and its blocking.
 macro_rules! kernel {
     ($k:ident, $t:ty, $plan:path, $micro:ident $(| $narrow:ident $nw:literal)*;
-     $direct:ident $(; pack $pack:ident)? $(; pack_b $pack_b:ident)?) => {
+     $direct:ident $(; pack $pack:ident)? $(; pack_b $pack_b:ident)? $(; micro_b $micro_b:ident)?) => {
         struct $k;
 
         impl Kernel<$t> for $k {
@@ -660,6 +668,28 @@ macro_rules! kernel {
                     $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta)
                 }
             }
+
+            $(
+            const MICRO_B: bool = true;
+
+            // SAFETY contract: `Kernel::micro_b`'s (B's `kc × NR` block and C's tile are in bounds).
+            #[inline(always)]
+            unsafe fn micro_b(
+                kc: usize,
+                a: *const $t,
+                b: *const $t,
+                bcs: usize,
+                c: *mut $t,
+                rs: isize,
+                cs: isize,
+                mr: usize,
+                alpha: $t,
+                beta: $t,
+            ) {
+                // SAFETY: the caller's bounds; runs only from the entries of its level.
+                unsafe { $micro_b(kc, a, b, bcs, c, rs, cs, mr, <Self as Kernel<$t>>::NR, alpha, beta) }
+            }
+            )?
 
             $(
             // SAFETY contract: `Kernel::pack`'s (the panel's source and destination are in bounds).
@@ -711,9 +741,9 @@ macro_rules! kernel {
 }
 
 kernel!(Avx512F32, f32, GEMM_AVX512_F32, micro_avx512_f32 | micro_avx512_f32_n4 4 | micro_avx512_f32_n8 8;
-    direct_avx512_f32; pack pack_avx512_f32; pack_b pack_b_avx512_f32);
+    direct_avx512_f32; pack pack_avx512_f32; pack_b pack_b_avx512_f32; micro_b micro_b_avx512_f32);
 kernel!(Avx512F64, f64, GEMM_AVX512_F64, micro_avx512_f64 | micro_avx512_f64_n4 4 | micro_avx512_f64_n8 8;
-    direct_avx512_f64; pack pack_avx512_f64; pack_b pack_b_avx512_f64);
+    direct_avx512_f64; pack pack_avx512_f64; pack_b pack_b_avx512_f64; micro_b micro_b_avx512_f64);
 // The AVX-512 B panels' column stride is `KC` (the `/ (384, 1)`, `/ (256, 1)` of the
 // micro-kernels and the packers' `384`, `256` above).
 const _: () = assert!(<Avx512F32 as Kernel<f32>>::KC == 384 && <Avx512F64 as Kernel<f64>>::KC == 256);
@@ -758,7 +788,7 @@ mod tests {
     }
 }
 
-/// A measurement, not a test (no assertion; ignored): the AVX2 micro-kernels alone on packed
+/// A measurement, not a test (no assertion; ignored): the AVX-512 and AVX2 micro-kernels alone on packed
 /// panels that stay in L1/L2, GFLOP/s of the best of 200 rounds. Run: `cargo test --release
 /// -p cute-layout --lib time_micro -- --ignored --nocapture`.
 #[cfg(test)]
@@ -774,7 +804,8 @@ mod timing {
 
     fn time<T: Copy + Default + From<f32>>(name: &str, f: Micro<T>, mr: usize, nr: usize, kc: usize, tiles: usize) {
         let a: Vec<T> = (0..mr * kc * tiles).map(|x| T::from((x % 7) as f32 * 0.1)).collect();
-        let b: Vec<T> = (0..nr * kc).map(|x| T::from((x % 5) as f32 * 0.1)).collect();
+        // Room for the AVX-512 panels' column stride `KC` (at most 384).
+        let b: Vec<T> = (0..nr * kc.max(384)).map(|x| T::from((x % 5) as f32 * 0.1)).collect();
         let mut c = vec![T::default(); mr * nr * tiles];
         let mut best = f64::MAX;
         for _ in 0..200 {
@@ -813,6 +844,10 @@ mod timing {
             return;
         }
         for (kc, tiles) in [(256, 1), (256, 8), (256, 16)] {
+            if is_x86_feature_detected!("avx512f") {
+                time::<f32>("avx512 f32 32x12", micro_avx512_f32, 32, 12, kc, tiles);
+                time::<f64>("avx512 f64 16x12", micro_avx512_f64, 16, 12, kc, tiles);
+            }
             time::<f32>("f32 16x6", micro_avx2_f32, 16, 6, kc, tiles);
             time::<f32>("f32 24x4", t_f32_3x4, 24, 4, kc, tiles);
             time::<f64>("f64 8x6", micro_avx2_f64, 8, 6, kc, tiles);
