@@ -273,8 +273,9 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
     }
     if !small {
         // A column-major B read in place (AVX-512; `reads_b_in_place`): two A blocks (m > MC,
-        // m ≤ 2·MC: f32 MC = 384, f64 192), two KC steps, full panels and an edge panel.
-        for &(m, n, k) in &[(500, 30, 600), (300, 40, 300)] {
+        // m ≤ 2·MC: f32 MC = 384, f64 192), two KC steps, full panels and an edge panel; and one
+        // A block (m ≤ MC) with a partial last tile.
+        for &(m, n, k) in &[(500, 30, 600), (300, 40, 300), (150, 50, 300), (383, 13, 400)] {
             out.push(Case {
                 m,
                 n,
