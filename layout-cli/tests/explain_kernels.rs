@@ -59,7 +59,7 @@ fn gemm_plan_of_a_large_problem_shows_the_blocking() {
         "level AVX-512 f32: micro-kernel 32x12",
         "level AVX2+FMA f32: micro-kernel 16x6",
         "level portable f32: micro-kernel 8x4",
-        "A panel (i,p) -> ((32,11),342):((1,10944),32)",
+        "A panel (i,p) -> ((32,16),342):((1,10944),32)",
         "kernels of 4, 8 columns",
     ] {
         assert!(text.contains(needle), "{needle}:\n{text}");

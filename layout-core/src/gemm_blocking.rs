@@ -220,7 +220,9 @@ pub const AVX2_KC_L1_64THS: usize = 24;
 /// The share of L2 the AVX2 A block `MC×KC` takes (numerator / 64), tuned on Zen 3.
 pub const AVX2_MC_L2_64THS: usize = 32;
 
-/// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs.
+/// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs;
+/// the A block `MC×KC` 768 KiB, 3/8 of a 2 MiB L2 (MC = 512 against 384, alternating in one
+/// process on an AVX-512 Xeon: 1-3 % less time at n = 512 to 2048, one and two threads).
 pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx512,
     elem: GemmElem::F32,
@@ -228,7 +230,7 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     mr: 32,
     nr: 12,
     kc: 384,
-    mc: 384,
+    mc: 512,
     nc: 4080,
     narrow_nr: &[4, 8],
     b_order: BPanelOrder::Columns,
@@ -237,7 +239,8 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     direct_nr: 6,
 };
 
-/// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators.
+/// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the A block 512 KiB (MC = 256
+/// against 192, measured as for f32: 0-2 % less time at n = 256 to 2048, one and two threads).
 pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx512,
     elem: GemmElem::F64,
@@ -245,7 +248,7 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     mr: 16,
     nr: 12,
     kc: 256,
-    mc: 192,
+    mc: 256,
     nc: 4080,
     narrow_nr: &[4, 8],
     b_order: BPanelOrder::Columns,
@@ -357,13 +360,6 @@ pub const GEMM_PAR_GRAIN_M: usize = 32;
 /// (96) left shares of 288 and 224 columns at n = 512 and 1024 on two threads: 12 % idle.
 pub const GEMM_PAR_GRAIN_N: usize = 12;
 
-/// A column-major B is read in place while `m` is at most this many MC blocks: each B
-/// micro-panel is then used by at most this many A blocks, so packing it would cost one more
-/// pass over B than it saves (Sapphire Rapids, AVX-512, interleaved against faer, layout/faer
-/// with B packed → read in place: f64 n = 256 0.93 → 0.99, f32 n = 256 0.96 → 0.98, f32 n =
-/// 512 0.94 → 0.97; with every m read in place f32 n = 1024 fell to 0.91).
-pub const GEMM_B_IN_PLACE_MC: usize = 2;
-
 /// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
 /// register-tiled kernel, no packing. Defined for every size; true iff
 /// `m·n·k ≤ 64³` and `m, n ≤ 64`, `k ≤ 64`.
@@ -465,14 +461,17 @@ impl GemmBlocking {
     /// in place instead of packing them (the edge panel narrower than `NR` is still packed): at
     /// the levels whose packed panels are column-major ([`BPanelOrder::Columns`], whose
     /// micro-kernels then take B's column stride for `KC`), when B is column-major (`b_rs = 1`,
-    /// `b_cs > 0`, strides along k and n) and `m ≤ GEMM_B_IN_PLACE_MC·MC`. Defined for every
-    /// input.
+    /// `b_cs > 0`, strides along k and n) and the rows of A make one block (`m ≤ MC`): each
+    /// panel is then used once per step of KC, and packing it would be one more pass over B.
+    /// Defined for every input.
+    ///
+    /// Measured on an AVX-512 Xeon, layout/faer with B packed → read in place: f64 n = 256
+    /// 0.93 → 0.99 (then MC = 192, in place up to 2·MC), f32 n = 512 0.94 → 0.97; with the
+    /// blocks of today, reading B in place for two A blocks too (m ≤ 2·MC) was 3 % faster at
+    /// f32 n = 1024 on one thread and 6 % slower on two (BENCHMARKS.md).
     #[inline]
     pub const fn reads_b_in_place(&self, m: usize, b_rs: isize, b_cs: isize) -> bool {
-        matches!(self.b_order, BPanelOrder::Columns)
-            && b_rs == 1
-            && b_cs > 0
-            && m <= self.mc.saturating_mul(GEMM_B_IN_PLACE_MC)
+        matches!(self.b_order, BPanelOrder::Columns) && b_rs == 1 && b_cs > 0 && self.packs_b_per_panel(m)
     }
 
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
@@ -591,7 +590,7 @@ mod tests {
             // The constants are the blocks of their design caches.
             assert_eq!(b.for_caches(c), b, "{b:?}");
         }
-        assert_eq!(GEMM_AVX512_F32.footprints(), (18432, 589824, 6266880));
+        assert_eq!(GEMM_AVX512_F32.footprints(), (18432, 786432, 6266880));
         assert_eq!(GEMM_AVX2_F32.footprints(), (12288, 262144, 8355840));
     }
 
@@ -620,7 +619,7 @@ mod tests {
     #[test]
     fn blocks_are_even_and_bounded() {
         let b = GEMM_AVX512_F32;
-        assert_eq!(b.blocks(1024, 1024, 1024), GemmBlocks { mc: 352, nc: 1032, kc: 342 });
+        assert_eq!(b.blocks(1024, 1024, 1024), GemmBlocks { mc: 512, nc: 1032, kc: 342 });
         assert_eq!(b.blocks(256, 256, 256), GemmBlocks { mc: 256, nc: 264, kc: 256 });
         assert_eq!(b.blocks(100, 5, 3), GemmBlocks { mc: 128, nc: 12, kc: 3 });
         assert_eq!(b.blocks(0, 0, 0), GemmBlocks { mc: 0, nc: 0, kc: 0 });

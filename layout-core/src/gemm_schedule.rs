@@ -44,7 +44,7 @@ pub struct LevelSchedule {
     /// B is packed one micro-panel at a time inside the jr loop (`m ≤ MC`).
     pub b_per_panel: bool,
     /// The full B micro-panels are read in place, not packed
-    /// ([`GemmBlocking::reads_b_in_place`]: a column-major B, `m ≤ 2·MC`).
+    /// ([`GemmBlocking::reads_b_in_place`]: a column-major B, `m ≤ MC`).
     pub b_in_place: bool,
     /// The caches the blocks are for.
     pub caches: CacheSizes,
@@ -226,11 +226,10 @@ impl fmt::Display for LevelSchedule {
         if self.b_in_place {
             writeln!(
                 f,
-                "  B in place: B is column-major and m <= {} MC: the micro-kernels read its full micro-panels where \
-                 they are (column stride ldb for KC), no packing pass; an edge panel of fewer than {} columns is \
-                 packed",
-                crate::gemm_blocking::GEMM_B_IN_PLACE_MC,
-                b.nr
+                "  B in place: B is column-major and m <= MC = {}: the micro-kernels read its full micro-panels \
+                 where they are (column stride ldb for KC), no packing pass; an edge panel of fewer than {} \
+                 columns is packed",
+                b.mc, b.nr
             )?;
         }
         if self.b_per_panel {
@@ -322,10 +321,10 @@ mod tests {
         assert_eq!(s.levels.len(), 3);
         let avx512 = &s.levels[0];
         assert_eq!(avx512.blocking, crate::gemm_blocking::GEMM_AVX512_F32);
-        assert_eq!(avx512.blocks, GemmBlocks { mc: 352, nc: 1032, kc: 342 });
-        assert_eq!(avx512.a_panel.to_string(), "((32,11),342):((1,10944),32)");
+        assert_eq!(avx512.blocks, GemmBlocks { mc: 512, nc: 1032, kc: 342 });
+        assert_eq!(avx512.a_panel.to_string(), "((32,16),342):((1,10944),32)");
         assert_eq!(avx512.b_panel.to_string(), "((12,86),342):((384,4608),1)");
-        assert!(!avx512.b_per_panel, "m = 1024 > MC = 384: B packed a block at a time");
+        assert!(!avx512.b_per_panel, "m = 1024 > MC = 512: B packed a block at a time");
         assert_eq!(s.levels[1].a_panel.to_string(), "((16,8),512):((1,8192),16)");
         let text = s.to_string();
         assert!(text.contains("micro-kernel 32x12 (2 vectors of 16 x 12 broadcasts = 24 accumulators"), "{text}");
@@ -335,15 +334,15 @@ mod tests {
 
     #[test]
     fn a_column_major_b_is_read_in_place_at_the_column_panel_levels() {
-        // m = 256 ≤ 2·MC (AVX-512 f64 MC = 192), B(N,K) column-major along k: the AVX-512
+        // m = 256 ≤ MC (AVX-512 f64 MC = 256), B(N,K) column-major along k: the AVX-512
         // micro-kernels read it in place; AVX2's panels are row-ordered and are packed.
         let s = schedule("(256,256):(1,256)", "(256,256):(256,1)", "(256,256):(1,256)", GemmElem::F64);
         assert_eq!(s.levels.iter().map(|l| l.b_in_place).collect::<Vec<_>>(), [true, false, false]);
-        assert!(s.to_string().contains("B in place: B is column-major and m <= 2 MC"), "{s}");
+        assert!(s.to_string().contains("B in place: B is column-major and m <= MC = 256"), "{s}");
         // B contiguous along n (row-major as K×N): packed.
         let s = schedule("(256,256):(1,256)", "(256,256):(1,256)", "(256,256):(1,256)", GemmElem::F64);
         assert!(!s.levels[0].b_in_place, "{s}");
-        // m = 1024 > 2·384 (f32): each packed micro-panel serves three A blocks; packed.
+        // m = 1024 > MC = 512 (f32): each packed micro-panel serves two A blocks; packed.
         let s = schedule("(1024,1024):(1,1024)", "(1024,1024):(1024,1)", "(1024,1024):(1,1024)", GemmElem::F32);
         assert!(!s.levels[0].b_in_place, "{s}");
         // A row-major C: the engine's B is Aᵀ, in place when A is contiguous along k.

@@ -222,7 +222,7 @@ fn size(rng: &mut Rng, max: usize) -> usize {
 }
 
 /// Random cases plus fixed ones: every transposition variant, past KC (k > 512), past MC
-/// (m > 384), past NC (n > 4080), the parallel threshold, and the small path.
+/// (m > 512), past NC (n > 4080), the parallel threshold, and the small path.
 fn cases(rng: &mut Rng) -> Vec<Case> {
     let small = small_mode();
     let (count, max) = match (small, cfg!(debug_assertions)) {
@@ -272,10 +272,10 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         });
     }
     if !small {
-        // A column-major B read in place (AVX-512; `reads_b_in_place`): two A blocks (m > MC,
-        // m ≤ 2·MC: f32 MC = 384, f64 192), two KC steps, full panels and an edge panel; and one
-        // A block (m ≤ MC) with a partial last tile.
-        for &(m, n, k) in &[(500, 30, 600), (300, 40, 300), (150, 50, 300), (383, 13, 400)] {
+        // A column-major B read in place (AVX-512 `reads_b_in_place`: one A block, m ≤ MC, f32
+        // MC = 512, f64 256) or packed (m > MC: two or three A blocks), two KC steps, full
+        // panels and an edge panel, partial last tiles of A.
+        for &(m, n, k) in &[(500, 30, 600), (300, 40, 300), (150, 50, 300), (383, 13, 400), (600, 40, 450)] {
             out.push(Case {
                 m,
                 n,

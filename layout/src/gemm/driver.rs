@@ -516,7 +516,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                         let in_place = direct_b && nrr == nr;
                         let bpj = if in_place {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nr` of B.
-                            unsafe { p.b.offset(pc as isize + (jc + jr) as isize * p.b_cs) }
+                            unsafe { p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs) }
                         } else if per_panel || direct_b {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
                             // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
