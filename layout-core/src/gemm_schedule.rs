@@ -235,9 +235,10 @@ impl fmt::Display for LevelSchedule {
         if self.b_per_panel {
             writeln!(
                 f,
-                "  order: m <= MC = {}, one A block: A packed once per KC step, then each B micro-panel packed \
-                 inside jr, right before its micro-kernels (read from L1)",
-                b.mc
+                "  order: m <= MC = {}, one A block: A packed once per KC step, then each B micro-panel {} inside \
+                 jr, right before its micro-kernels (read from L1)",
+                b.mc,
+                if self.b_in_place { "read in place (an edge panel packed)" } else { "packed" }
             )?;
         }
         let rows = if b.level == GemmLevel::Portable {
@@ -339,6 +340,7 @@ mod tests {
         let s = schedule("(256,256):(1,256)", "(256,256):(256,1)", "(256,256):(1,256)", GemmElem::F64);
         assert_eq!(s.levels.iter().map(|l| l.b_in_place).collect::<Vec<_>>(), [true, false, false]);
         assert!(s.to_string().contains("B in place: B is column-major and m <= MC = 256"), "{s}");
+        assert!(s.to_string().contains("each B micro-panel read in place (an edge panel packed) inside jr"), "{s}");
         // B contiguous along n (row-major as K×N): packed.
         let s = schedule("(256,256):(1,256)", "(256,256):(1,256)", "(256,256):(1,256)", GemmElem::F64);
         assert!(!s.levels[0].b_in_place, "{s}");
