@@ -99,10 +99,8 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     // normalization, which flips B's columns with C's negative ones.
     let (b_rs, b_n, c_n) = if transposed { (k.a, m.a, m) } else { (k.b, n.b, n) };
     let b_cs = if c_n.c < 0 && c_n.extent > 1 { -b_n } else { b_n };
-    let (b_rs, b_cs) = (
-        b_rs.clamp(isize::MIN as i64, isize::MAX as i64) as isize,
-        b_cs.clamp(isize::MIN as i64, isize::MAX as i64) as isize,
-    );
+    let isize_of = |s: i64| s.clamp(isize::MIN as i64, isize::MAX as i64) as isize;
+    let (b_rs, b_cs) = (isize_of(b_rs), isize_of(b_cs));
     let (um, un, uk) = (em as usize, en as usize, k.extent as usize);
     let regime = if m.extent <= GEMM_STATIC_MAX && n.extent <= GEMM_STATIC_MAX && k.extent <= GEMM_STATIC_MAX {
         GemmRegime::Static

@@ -473,8 +473,10 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let plan = K::PLAN.on_this_machine();
     let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);
     let per_panel = plan.packs_b_per_panel(p.m);
-    // Full micro-panels of a column-major B read in place (the plan's `reads_b_in_place`).
+    // Full micro-panels of a column-major B read in place (the plan's `reads_b_in_place`,
+    // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
+    debug_assert!(!direct_b || per_panel);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -490,7 +492,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
-                if !per_panel && !direct_b {
+                if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                     // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
                     unsafe {
@@ -517,7 +519,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                         let bpj = if in_place {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nr` of B.
                             unsafe { p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs) }
-                        } else if per_panel || direct_b {
+                        } else if per_panel {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
                             // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
                             unsafe {
