@@ -1,6 +1,7 @@
 //! Emission: an [`IndexPlan`] becomes a unit struct with constants, straight-line index
 //! functions and a loop-nest traversal; the standard trait impls, `Display` and the
-//! `StaticLayout` impl (with the smallest and largest offsets) come from the facade's
+//! `GeneratedLayout` impl (its constants, with the smallest and largest offsets, in one
+//! `__CONSTANTS` item; `StaticLayout` follows from a blanket impl) come from the facade's
 //! `impl_static_layout!` (written-out impls rather
 //! than `#[derive]`: a third of the check time, see BENCHMARKS.md). The emitted code names
 //! nothing but `core` and the facade ([`facade`]: `$crate` from the facade's `layout!`, so a
@@ -144,8 +145,9 @@ struct Parts {
 
 /// How the trait impls are emitted.
 enum Runtime {
-    /// An integer layout: `impl_static_layout!`, which adds `StaticLayout` with the smallest
-    /// and largest offsets of the domain and the length of its leading unit-stride run.
+    /// An integer layout: `impl_static_layout!`, which passes the smallest and largest offsets
+    /// of the domain and the length of its leading unit-stride run to the constants of
+    /// `GeneratedLayout` (and so to the blanket `StaticLayout`).
     Static { min: i64, max: u64, run: u64 },
     /// The run-time value type of layout-core under `__private` (`impl_layout_value!`).
     Value(TokenStream),
