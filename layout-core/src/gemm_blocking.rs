@@ -351,6 +351,9 @@ pub const GEMM_DIRECT_MN: usize = 64;
 /// direct kernel ran 64×64×64 in 6.1 µs f32 and 15.0 µs f64, the blocked engine, packing,
 /// in 27 and 52 µs).
 pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
+/// The largest span of a column-major A in bytes that the AVX-512 level reads in place
+/// ([`GemmBlocking::reads_a_in_place`]): half of a Zen 4 core's 1 MiB L2.
+pub const GEMM_A_IN_PLACE_BYTES: usize = 512 << 10;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
@@ -474,6 +477,29 @@ impl GemmBlocking {
         matches!(self.b_order, BPanelOrder::Columns) && b_rs == 1 && b_cs > 0 && self.packs_b_per_panel(m)
     }
 
+    /// Whether the blocked engine reads the full A micro-panels of a normalized `m×k` problem
+    /// in place instead of packing them (an edge panel of fewer than `MR` rows is still
+    /// packed; the micro-kernels take A's column stride for `MR`): at the levels whose packed
+    /// B panels are column-major ([`BPanelOrder::Columns`], AVX-512), when A is column-major
+    /// (`a_rs = 1`, `a_cs > 0`) and the span of its elements,
+    /// `((k-1)·a_cs + m)·size_of(T)`, is at most [`GEMM_A_IN_PLACE_BYTES`]: A then stays in
+    /// L2 and its `k` columns in the first-level TLB, and packing it would be one more pass.
+    /// Defined for every input.
+    ///
+    /// Measured on Zen 4 (32 KiB L1d, 1 MiB L2), layout/faer with A packed → read in place,
+    /// one thread: n = 256 0.98 → 1.00 (f32, A 256 KiB) and 0.98 → 1.00 (f64, 512 KiB);
+    /// f32 n = 512 (1 MiB) 0.98 → 0.97-0.99; larger A 4-14 % slower (from L3, a new page
+    /// per step of k). The AVX2 level was 5-40 % slower reading A in place at every size
+    /// (BENCHMARKS.md).
+    #[inline]
+    pub const fn reads_a_in_place(&self, m: usize, k: usize, a_rs: isize, a_cs: isize) -> bool {
+        if !matches!(self.b_order, BPanelOrder::Columns) || a_rs != 1 || a_cs <= 0 || m < self.mr || k == 0 {
+            return false;
+        }
+        let span = (k - 1).saturating_mul(a_cs as usize).saturating_add(m);
+        span.saturating_mul(self.elem.bytes()) <= GEMM_A_IN_PLACE_BYTES
+    }
+
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
     /// `NR·kc`, or `NR·KC` for [`BPanelOrder::Columns`] (fixed column stride `KC`).
     #[inline]
@@ -558,6 +584,27 @@ fn exact_div(what: &'static str, total: i64, unit: i64) -> Result<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_is_read_in_place_when_column_major_and_small() {
+        let f32_ = GEMM_AVX512_F32;
+        assert!(f32_.reads_a_in_place(256, 256, 1, 256));
+        // The span `((k-1)·a_cs + m)·4` at the limit (2048·64 elements) and one element past it.
+        assert_eq!(GEMM_A_IN_PLACE_BYTES, 2048 * 64 * 4);
+        assert!(f32_.reads_a_in_place(64, 2048, 1, 64));
+        assert!(!f32_.reads_a_in_place(65, 2048, 1, 64));
+        assert!(!f32_.reads_a_in_place(256, 256, 256, 1), "row-major");
+        assert!(!f32_.reads_a_in_place(256, 256, 1, -256), "reversed columns");
+        assert!(!f32_.reads_a_in_place(256, 256, 1, 0), "a broadcast column");
+        assert!(!f32_.reads_a_in_place(31, 256, 1, 31), "fewer rows than MR: all edge");
+        assert!(!f32_.reads_a_in_place(256, 0, 1, 256));
+        assert!(!f32_.reads_a_in_place(usize::MAX, usize::MAX, 1, isize::MAX), "saturates");
+        assert!(GEMM_AVX512_F64.reads_a_in_place(256, 256, 1, 256));
+        assert!(!GEMM_AVX512_F64.reads_a_in_place(256, 256, 1, 257));
+        for plan in [GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_PORTABLE_F32, GEMM_PORTABLE_F64] {
+            assert!(!plan.reads_a_in_place(256, 256, 1, 256), "{plan:?}");
+        }
+    }
 
     #[test]
     fn every_tile_covers_fma_latency_with_few_loads() {

@@ -46,6 +46,9 @@ pub struct LevelSchedule {
     /// The full B micro-panels are read in place, not packed
     /// ([`GemmBlocking::reads_b_in_place`]: a column-major B, `m ≤ MC`).
     pub b_in_place: bool,
+    /// The full A micro-panels are read in place, not packed
+    /// ([`GemmBlocking::reads_a_in_place`]: a small column-major A).
+    pub a_in_place: bool,
     /// The caches the blocks are for.
     pub caches: CacheSizes,
     /// The caches are the ones CPUID reported (the AVX2 level's blocks recomputed from them
@@ -101,6 +104,11 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     let b_cs = if c_n.c < 0 && c_n.extent > 1 { -b_n } else { b_n };
     let isize_of = |s: i64| s.clamp(isize::MIN as i64, isize::MAX as i64) as isize;
     let (b_rs, b_cs) = (isize_of(b_rs), isize_of(b_cs));
+    // The engine's A (Bᵀ when it transposes): its strides along m and k, rows flipped with
+    // C's negative ones.
+    let (a_cs, a_m, c_m) = if transposed { (k.b, n.b, n) } else { (k.a, m.a, m) };
+    let a_rs = if c_m.c < 0 && c_m.extent > 1 { -a_m } else { a_m };
+    let (a_rs, a_cs) = (isize_of(a_rs), isize_of(a_cs));
     let (um, un, uk) = (em as usize, en as usize, k.extent as usize);
     let regime = if m.extent <= GEMM_STATIC_MAX && n.extent <= GEMM_STATIC_MAX && k.extent <= GEMM_STATIC_MAX {
         GemmRegime::Static
@@ -123,6 +131,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
             let b_per_panel = blocking.packs_b_per_panel(um);
             let b_in_place = blocking.reads_b_in_place(um, b_rs, b_cs);
+            let a_in_place = blocking.reads_a_in_place(um, uk, a_rs, a_cs);
             levels.push(LevelSchedule {
                 blocking,
                 blocks,
@@ -130,6 +139,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
                 b_panel,
                 b_per_panel,
                 b_in_place,
+                a_in_place,
                 caches,
                 from_cpuid,
             });
@@ -230,12 +240,23 @@ impl fmt::Display for LevelSchedule {
                 b.mc, b.nr
             )?;
         }
+        if self.a_in_place {
+            writeln!(
+                f,
+                "  A in place: A is column-major and spans at most {}: the micro-kernels read its full \
+                 micro-panels where they are (column stride lda for MR), no packing pass; an edge panel of \
+                 fewer than {} rows is packed",
+                kib(crate::gemm_blocking::GEMM_A_IN_PLACE_BYTES),
+                b.mr
+            )?;
+        }
         if self.b_per_panel {
             writeln!(
                 f,
-                "  order: m <= MC = {}, one A block: A packed once per KC step, then each B micro-panel {} inside \
+                "  order: m <= MC = {}, one A block: A {} once per KC step, then each B micro-panel {} inside \
                  jr, right before its micro-kernels (read from L1)",
                 b.mc,
+                if self.a_in_place { "read in place (an edge panel packed)" } else { "packed" },
                 if self.b_in_place { "read in place (an edge panel packed)" } else { "packed" }
             )?;
         }
@@ -348,6 +369,32 @@ mod tests {
         // A row-major C: the engine's B is Aᵀ, in place when A is contiguous along k.
         let s = schedule("(300,300):(300,1)", "(300,300):(1,300)", "(300,300):(300,1)", GemmElem::F32);
         assert!(s.transposed && s.levels[0].b_in_place, "{s}");
+    }
+
+    #[test]
+    fn a_small_column_major_a_is_read_in_place_at_the_avx512_level() {
+        // A (256,256):(1,256) spans 256 KiB as f32 and 512 KiB as f64 (the limit): in place at
+        // the AVX-512 level only.
+        for elem in [GemmElem::F32, GemmElem::F64] {
+            let s = schedule("(256,256):(1,256)", "(256,256):(256,1)", "(256,256):(1,256)", elem);
+            assert_eq!(s.levels.iter().map(|l| l.a_in_place).collect::<Vec<_>>(), [true, false, false], "{s}");
+            assert!(s.to_string().contains("A in place: A is column-major and spans at most 512 KiB"), "{s}");
+            assert!(
+                s.to_string().contains("one A block: A read in place (an edge panel packed) once per KC step"),
+                "{s}"
+            );
+        }
+        // A padded by one column of f64: 255·257 + 256 elements, 8 bytes past the limit.
+        let s = schedule("(256,256):(1,257)", "(256,256):(256,1)", "(256,256):(1,256)", GemmElem::F64);
+        assert!(!s.levels[0].a_in_place, "{s}");
+        // 512×512 f32 (1 MiB) and a row-major A: packed.
+        let s = schedule("(512,512):(1,512)", "(512,512):(512,1)", "(512,512):(1,512)", GemmElem::F32);
+        assert!(!s.levels[0].a_in_place && !s.to_string().contains("A in place"), "{s}");
+        let s = schedule("(256,256):(256,1)", "(256,256):(256,1)", "(256,256):(1,256)", GemmElem::F32);
+        assert!(!s.levels[0].a_in_place, "{s}");
+        // A row-major C: the engine's A is Bᵀ, in place when B(N,K) is contiguous along n.
+        let s = schedule("(300,300):(300,1)", "(300,300):(1,300)", "(300,300):(300,1)", GemmElem::F32);
+        assert!(s.transposed && s.levels[0].a_in_place, "{s}");
     }
 
     #[test]

@@ -288,6 +288,19 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
             });
         }
     }
+    if !small {
+        // A column-major A read in place (AVX-512 `reads_a_in_place`: a span of at most 512 KiB,
+        // so f32 here and f64 for the first two; the last one's f64 A is packed): full row panels only,
+        // an edge panel of 1 and of 7 rows (packed), padded columns, several KC steps, and a
+        // B read in place too (`Col`) or packed (`Row`).
+        for &(m, n, k, pad, sb) in &[
+            (256, 100, 250, 0, Storage::Col(0)),
+            (97, 70, 130, 3, Storage::Row(2)),
+            (71, 200, 1000, 0, Storage::Col(1)),
+        ] {
+            out.push(Case { m, n, k, sa: Storage::Col(pad), sb, sc: Storage::Col(1), alpha: 1.5, beta: -0.5 });
+        }
+    }
     for _ in 0..count {
         out.push(Case {
             m: size(rng, max),

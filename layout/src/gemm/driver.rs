@@ -148,18 +148,20 @@ pub trait Kernel<T> {
     /// Depth of a packed panel (the B micro-panel `KC×NR` stays in L1).
     const KC: usize = Self::PLAN.kc;
 
-    /// `C[0..mr, 0..nr] = α·Σ_p a[p·MR + i]·B(p, j) + β·C` (C not read when `β = 0`), B a
-    /// panel packed by [`pack_b`](Kernel::pack_b),
-    /// C's element `(i, j)` at `c + i·rs + j·cs`.
+    /// `C[0..mr, 0..nr] = α·Σ_p a[p·a_step + i]·B(p, j) + β·C` (C not read when `β = 0`): A a
+    /// panel packed by [`pack`](Kernel::pack) (`a_step = MR`) or `MR` full rows of a
+    /// column-major A read in place (`a_step` its column stride), B a panel packed by
+    /// [`pack_b`](Kernel::pack_b), C's element `(i, j)` at `c + i·rs + j·cs`.
     ///
     /// # Safety
-    /// `a` holds `kc·MR` and `b` `b_panel(kc)` readable elements; `mr ≤ MR`, `nr ≤ NR`; the
-    /// `mr × nr` elements of C are valid (readable unless `β = 0`, writable, distinct); the
-    /// CPU has the kernel's features.
+    /// `a[p·a_step..][..MR]` is readable for `p < kc`, `b` holds `b_panel(kc)` readable
+    /// elements; `mr ≤ MR`, `nr ≤ NR`; the `mr × nr` elements of C are valid (readable unless
+    /// `β = 0`, writable, distinct); the CPU has the kernel's features.
     #[allow(clippy::too_many_arguments)]
     unsafe fn micro(
         kc: usize,
         a: *const T,
+        a_step: usize,
         b: *const T,
         c: *mut T,
         rs: isize,
@@ -178,12 +180,13 @@ pub trait Kernel<T> {
     /// `(KC,NR):(1,KC)` is with `KC` replaced by `bcs`), so no packing pass over B.
     ///
     /// # Safety
-    /// [`MICRO_B`](Kernel::MICRO_B); `a` holds `kc·MR` elements; the `kc × NR` elements of B
-    /// are readable; `mr ≤ MR` and C's `mr × NR` tile as for [`micro`](Kernel::micro).
+    /// [`MICRO_B`](Kernel::MICRO_B); A as for [`micro`](Kernel::micro); the `kc × NR` elements
+    /// of B are readable; `mr ≤ MR` and C's `mr × NR` tile as for [`micro`](Kernel::micro).
     #[allow(clippy::too_many_arguments)]
     unsafe fn micro_b(
         _kc: usize,
         _a: *const T,
+        _a_step: usize,
         _b: *const T,
         _bcs: usize,
         _c: *mut T,
@@ -477,6 +480,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     debug_assert!(!direct_b || per_panel);
+    // Full micro-panels of a small column-major A read in place (the plan's
+    // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
+    let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -505,9 +511,14 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                     let mc = mc_max.min(p.m - ic);
                     // SAFETY: rows `ic..ic+mc`, columns `pc..pc+kc` of A; `ap` has
                     // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
+                    let full = if direct_a { mc - mc % mr } else { 0 };
+                    // SAFETY: as above for rows `ic + full..ic + mc` (`full = 0` unless A is read
+                    // in place), packed from the start of `ap`.
                     unsafe {
-                        let a = p.a.offset(ic as isize * p.a_rs + pc as isize * p.a_cs);
-                        K::pack(mr, ap, a, p.a_rs, p.a_cs, mc, kc);
+                        if full < mc {
+                            let a = p.a.offset((ic + full) as isize * p.a_rs + pc as isize * p.a_cs);
+                            K::pack(mr, ap, a, p.a_rs, p.a_cs, mc - full, kc);
+                        }
                     }
                     let mut jr = 0;
                     while jr < nc {
@@ -534,16 +545,27 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                         let mut ir = 0;
                         while ir < mc {
                             let mrr = mr.min(mc - ir);
-                            // SAFETY: panels `ir/mr` of `ap` and `jr/nr` of `bp` hold `kc·mr`
-                            // and `b_panel(kc)` packed elements; the tile's `mrr × nrr` elements of
-                            // C are in bounds (the caller's); the features are the caller's.
+                            // SAFETY: A's rows `ic+ir..ic+ir+mr`, columns `pc..pc+kc` in place
+                            // (`ir < full ≤ mc`: full panels of the block, in bounds), else
+                            // panel `(ir-full)/mr` of `ap` (`kc·mr` packed elements); panel
+                            // `jr/nr` of `bp` holds `b_panel(kc)` packed elements; the tile's
+                            // `mrr × nrr` elements of C are in bounds (the caller's); the
+                            // features are the caller's.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
+                                // Rows `ic+ir..ic+ir+MR` of A where they are (column stride
+                                // `a_cs`), or the packed panel (the edge panel first in `ap`).
+                                let (apan, a_step) = if ir < full {
+                                    (p.a.offset((ic + ir) as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs as usize)
+                                } else {
+                                    (ap.add((ir - full) * kc).cast_const(), mr)
+                                };
                                 if in_place {
                                     // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
                                     K::micro_b(
                                         kc,
-                                        ap.add(ir * kc),
+                                        apan,
+                                        a_step,
                                         bpj,
                                         p.b_cs as usize,
                                         c,
@@ -554,7 +576,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                         beta,
                                     );
                                 } else {
-                                    K::micro(kc, ap.add(ir * kc), bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                                    K::micro(kc, apan, a_step, bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
                                 }
                             }
                             ir += mr;

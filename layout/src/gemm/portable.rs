@@ -22,6 +22,7 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T>
     unsafe fn micro(
         kc: usize,
         a: *const T,
+        a_step: usize,
         b: *const T,
         c: *mut T,
         rs: isize,
@@ -33,8 +34,9 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T>
     ) {
         let mut acc = [[T::ZERO; MR]; NR];
         for p in 0..kc {
-            // SAFETY: `p < kc`: inside the packed panels (`kc·MR` and `kc·NR` elements).
-            let (ap, bp) = unsafe { (&*a.add(p * MR).cast::<[T; MR]>(), &*b.add(p * NR).cast::<[T; NR]>()) };
+            // SAFETY: `p < kc`: `MR` elements of A at `p·a_step` and the packed B panel's
+            // `kc·NR` elements (the caller's bounds).
+            let (ap, bp) = unsafe { (&*a.add(p * a_step).cast::<[T; MR]>(), &*b.add(p * NR).cast::<[T; NR]>()) };
             for (col, &bv) in acc.iter_mut().zip(bp) {
                 for (x, &av) in col.iter_mut().zip(ap) {
                     *x = av * bv + *x;

@@ -15,7 +15,7 @@ macro_rules! unroll {
     };
 }
 
-/// A micro-kernel `fn $name(kc, a, b, c, rs, cs, mr, nr, alpha, beta)` (see
+/// A micro-kernel `fn $name(kc, a, a_step, b, c, rs, cs, mr, nr, alpha, beta)` (see
 /// `Kernel::micro`) of `$mv` vectors of `$lanes` rows by `$nr` columns: per step of k, `$mv`
 /// loads of A, `$nr` broadcasts of B and `$mv·$nr` FMAs. A full tile with `rs == 1` is
 /// written back with vector loads and stores, others through a buffer.
@@ -33,6 +33,7 @@ macro_rules! micro {
         unsafe fn $name(
             kc: usize,
             a: *const $t,
+            a_step: usize,
             b: *const $t,
             $($bjv: usize,)?
             c: *mut $t,
@@ -55,9 +56,9 @@ macro_rules! micro {
                 }
             });
             let (mut a, mut b) = (a, b);
-            // SAFETY: step `p < kc` reads `a[p·MR..(p+1)·MR]` and `b[p·BS + j·BJ]` for `j < NR`
+            // SAFETY: step `p < kc` reads `a[p·a_step..][..MR]` and `b[p·BS + j·BJ]` for `j < NR`
             // (`(BJ, BS)` the packed B panel's strides, `(1, KC)` or `(NR_full, 1)`), inside the
-            // packed panels (the caller's bound).
+            // panels (the caller's bound).
             unsafe {
                 for _ in 0..kc {
                     let mut av = [$zero(); $mv];
@@ -66,7 +67,7 @@ macro_rules! micro {
                         let bj = $set1(*b.add(j * $bj));
                         unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
                     });
-                    a = a.add(MR);
+                    a = a.add(a_step);
                     b = b.add($bs);
                 }
             }
@@ -650,6 +651,7 @@ macro_rules! kernel {
             unsafe fn micro(
                 kc: usize,
                 a: *const $t,
+                a_step: usize,
                 b: *const $t,
                 c: *mut $t,
                 rs: isize,
@@ -664,8 +666,8 @@ macro_rules! kernel {
                 unsafe {
                     // The narrowest kernel that covers the tile's columns (listed narrowest
                     // first).
-                    $( if nr <= $nw { return $narrow(kc, a, b, c, rs, cs, mr, nr, alpha, beta); } )*
-                    $micro(kc, a, b, c, rs, cs, mr, nr, alpha, beta)
+                    $( if nr <= $nw { return $narrow(kc, a, a_step, b, c, rs, cs, mr, nr, alpha, beta); } )*
+                    $micro(kc, a, a_step, b, c, rs, cs, mr, nr, alpha, beta)
                 }
             }
 
@@ -677,6 +679,7 @@ macro_rules! kernel {
             unsafe fn micro_b(
                 kc: usize,
                 a: *const $t,
+                a_step: usize,
                 b: *const $t,
                 bcs: usize,
                 c: *mut $t,
@@ -687,7 +690,7 @@ macro_rules! kernel {
                 beta: $t,
             ) {
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
-                unsafe { $micro_b(kc, a, b, bcs, c, rs, cs, mr, <Self as Kernel<$t>>::NR, alpha, beta) }
+                unsafe { $micro_b(kc, a, a_step, b, bcs, c, rs, cs, mr, <Self as Kernel<$t>>::NR, alpha, beta) }
             }
             )?
 
@@ -800,7 +803,7 @@ mod timing {
     micro!(t_f64_3x4, "avx2,fma", f64, 4, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
         _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
 
-    type Micro<T> = unsafe fn(usize, *const T, *const T, *mut T, isize, isize, usize, usize, T, T);
+    type Micro<T> = unsafe fn(usize, *const T, usize, *const T, *mut T, isize, isize, usize, usize, T, T);
 
     fn time<T: Copy + Default + From<f32>>(name: &str, f: Micro<T>, mr: usize, nr: usize, kc: usize, tiles: usize) {
         let a: Vec<T> = (0..mr * kc * tiles).map(|x| T::from((x % 7) as f32 * 0.1)).collect();
@@ -818,6 +821,7 @@ mod timing {
                         f(
                             kc,
                             a.as_ptr().add(i * mr * kc),
+                            mr,
                             b.as_ptr(),
                             c.as_mut_ptr().add(i * mr * nr),
                             1,
