@@ -489,7 +489,7 @@ impl GemmBlocking {
     /// Measured on Zen 4 (32 KiB L1d, 1 MiB L2), layout/faer with A packed → read in place,
     /// one thread: n = 256 0.98 → 1.00 (f32, A 256 KiB) and 0.98 → 1.00 (f64, 512 KiB);
     /// f32 n = 512 (1 MiB) 0.98 → 0.97-0.99; larger A 4-14 % slower (from L3, a new page
-    /// per step of k). The AVX2 level was 5-40 % slower reading A in place at every size
+    /// per step of k). The AVX2 level was 5-45 % slower reading A in place at every size
     /// (BENCHMARKS.md).
     #[inline]
     pub const fn reads_a_in_place(&self, m: usize, k: usize, a_rs: isize, a_cs: isize) -> bool {
