@@ -509,11 +509,11 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 let mut ic = 0;
                 while ic < p.m {
                     let mc = mc_max.min(p.m - ic);
-                    // SAFETY: rows `ic..ic+mc`, columns `pc..pc+kc` of A; `ap` has
-                    // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
+                    // Rows `ic..ic+full` are read in place (`full = 0` unless A is), the others
+                    // packed from the start of `ap`.
                     let full = if direct_a { mc - mc % mr } else { 0 };
-                    // SAFETY: as above for rows `ic + full..ic + mc` (`full = 0` unless A is read
-                    // in place), packed from the start of `ap`.
+                    // SAFETY: rows `ic+full..ic+mc`, columns `pc..pc+kc` of A; `ap` has
+                    // `mc_max·kc_max ≥ mc.next_multiple_of(mr)·kc` elements.
                     unsafe {
                         if full < mc {
                             let a = p.a.offset((ic + full) as isize * p.a_rs + pc as isize * p.a_cs);

@@ -67,7 +67,9 @@ macro_rules! micro {
                         let bj = $set1(*b.add(j * $bj));
                         unroll!(i in $is { acc[i][j] = $fmadd(av[i], bj, acc[i][j]); });
                     });
-                    a = a.add(a_step);
+                    // (Wrapping: after the last step, A read in place may point past its
+                    // allocation, one column on; the pointer is not read there.)
+                    a = a.wrapping_add(a_step);
                     b = b.add($bs);
                 }
             }
