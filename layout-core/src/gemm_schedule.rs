@@ -98,17 +98,12 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     }
     let transposed = transposes(&m, &n);
     let (em, en) = if transposed { (n.extent, m.extent) } else { (m.extent, n.extent) };
-    // The engine's B (Aᵀ when it transposes): its strides along k and n after the
-    // normalization, which flips B's columns with C's negative ones.
-    let (b_rs, b_n, c_n) = if transposed { (k.a, m.a, m) } else { (k.b, n.b, n) };
-    let b_cs = if c_n.c < 0 && c_n.extent > 1 { -b_n } else { b_n };
+    // The engine's B (Aᵀ when it transposes) and A (Bᵀ): their strides after the
+    // normalization, which flips B's columns and A's rows with C's negative strides.
     let isize_of = |s: i64| s.clamp(isize::MIN as i64, isize::MAX as i64) as isize;
-    let (b_rs, b_cs) = (isize_of(b_rs), isize_of(b_cs));
-    // The engine's A (Bᵀ when it transposes): its strides along m and k, rows flipped with
-    // C's negative ones.
-    let (a_cs, a_m, c_m) = if transposed { (k.b, n.b, n) } else { (k.a, m.a, m) };
-    let a_rs = if c_m.c < 0 && c_m.extent > 1 { -a_m } else { a_m };
-    let (a_rs, a_cs) = (isize_of(a_rs), isize_of(a_cs));
+    let flipped = |s: i64, c: &GemmLeaf| isize_of(if c.c < 0 && c.extent > 1 { -s } else { s });
+    let (b_rs, b_cs) = if transposed { (isize_of(k.a), flipped(m.a, &m)) } else { (isize_of(k.b), flipped(n.b, &n)) };
+    let (a_rs, a_cs) = if transposed { (flipped(n.b, &n), isize_of(k.b)) } else { (flipped(m.a, &m), isize_of(k.a)) };
     let (um, un, uk) = (em as usize, en as usize, k.extent as usize);
     let regime = if m.extent <= GEMM_STATIC_MAX && n.extent <= GEMM_STATIC_MAX && k.extent <= GEMM_STATIC_MAX {
         GemmRegime::Static
