@@ -115,7 +115,7 @@ pub fn items(target: &Target, s: &DynStandIn) -> TokenStream {
             pub fn coord<C: ::core::default::Default>(&self, _: usize) -> C { C::default() }
             pub fn for_each_offset<F: FnMut(usize)>(&self, _: F) {}
             pub fn to_layout(&self) -> #private::Layout {
-                #private::dynamic::to_layout("1:0", &[], &[])
+                #private::dynamic::to_layout("1:0", &[(1, 0, false)])
             }
         }
 
@@ -129,7 +129,9 @@ pub fn items(target: &Target, s: &DynStandIn) -> TokenStream {
         // SAFETY (of the emitted impl): the stand-in's size is 0, so no index has an offset
         // and the contract holds vacuously; it is emitted only next to a compile error.
         #(#shared)*
-        unsafe impl #private::TrustedLayout for #layout_name {}
+        unsafe impl #private::TrustedLayout for #layout_name {
+            const __TRUSTED: () = ();
+        }
 
         #(#shared)*
         impl #private::LayoutFn for #layout_name {
@@ -139,9 +141,11 @@ pub fn items(target: &Target, s: &DynStandIn) -> TokenStream {
             fn offset(&self, _: usize) -> usize { 0 }
             fn offset_of(&self, _: usize) -> usize { 0 }
             fn coord(&self, _: usize) -> usize { 0 }
+            fn contains(&self, _: usize) -> bool { false }
             fn for_each_offset<F: FnMut(usize)>(&self, _: F) {}
             fn min_offset(&self) -> isize { 0 }
             fn max_offset(&self) -> isize { 0 }
+            fn is_injective(&self) -> bool { true }
             fn to_layout(&self) -> #private::Layout { #layout_name::to_layout(self) }
         }
     };

@@ -134,17 +134,17 @@ fn field_of_derived(k: usize) -> Ident {
     format_ident!("d{}", k)
 }
 
-/// `self.m`, `self.d0` or a literal.
+/// `self.numbers.get(k)` (a symbol, or a derived value after the symbols) or a literal.
 fn value(v: &DVal, plan: &DynPlan) -> TokenStream {
     match v {
         DVal::Const(c) => lit(*c).into_token_stream(),
         DVal::Sym(k) => {
-            let f = field_of_symbol(&plan.symbols[*k]);
-            quote!(self.#f)
+            let k = Literal::usize_unsuffixed(*k);
+            quote!(self.numbers.get(#k))
         }
         DVal::Derived(k) => {
-            let f = field_of_derived(*k);
-            quote!(self.#f)
+            let k = Literal::usize_unsuffixed(plan.symbols.len() + *k);
+            quote!(self.numbers.get(#k))
         }
     }
 }
@@ -259,10 +259,34 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
     );
     let separator = own.iter().any(|a| a.path().is_ident("doc")).then(|| quote!(#[doc = ""]));
     let (rank, depth) = (Literal::usize_unsuffixed(plan.rank), Literal::usize_unsuffixed(plan.depth));
-    let getters = sym_fields.iter().zip(&plan.symbols).map(|(f, s)| {
+    let getters = sym_fields.iter().zip(&plan.symbols).enumerate().map(|(k, (f, s))| {
         let doc = format!(" The value of `{s}`.");
-        quote!(#[doc = #doc] #[inline] pub const fn #f(&self) -> usize { self.#f })
+        let k = Literal::usize_unsuffixed(k);
+        quote!(#[doc = #doc] #[inline] pub const fn #f(&self) -> usize { self.numbers.get(#k) })
     });
+    let n_values = Literal::usize_unsuffixed(sym_fields.len() + der_fields.len());
+    let self_leaves: Vec<TokenStream> = plan
+        .leaves
+        .iter()
+        .map(|m| {
+            let (e, d, neg) = (value(&m.extent, plan), value(&m.stride, plan), m.negative);
+            quote!((#e, #d, #neg))
+        })
+        .collect();
+    let contains_pattern = coord_tree(&plan.shape, &|k| local(&format!("c{k}")).to_token_stream());
+    let contains_tests: Vec<TokenStream> = plan
+        .leaves
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let (c, e) = (local(&format!("c{k}")), value(&m.extent, plan));
+            quote!(#c < #e)
+        })
+        .collect();
+    let unit_run = match plan.modes.first() {
+        Some(DMode { extent, stride: DVal::Const(1), negative: false }) => value(extent, plan),
+        _ => quote!(1),
+    };
     let new_doc = format!(" Builds the layout from {}: every check is made here, once.", plan.symbols.join(", "));
     quote! {
         #(#own)*
@@ -271,11 +295,7 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         #[doc = #summary]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #vis struct #name {
-            #(#sym_fields: usize,)*
-            #(#der_fields: usize,)*
-            size: usize,
-            min_offset: isize,
-            max_offset: isize,
+            numbers: #p::Numbers<#name, #n_values>,
         }
 
         #(#shared)*
@@ -299,8 +319,13 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => return ::core::result::Result::Err(#overflow),
                 };
-                let _ = (#(#sym_fields,)*);
-                ::core::result::Result::Ok(Self { #(#sym_fields,)* #(#der_fields,)* size, min_offset, max_offset })
+                // SAFETY: `extremes` computed the size and the smallest and largest offsets from
+                // these values, over the leaves whose extents and strides the index functions
+                // read from them (their coalesced modes give the same offsets).
+                let numbers = unsafe {
+                    #p::Numbers::new_unchecked([#(#sym_fields,)* #(#der_fields,)*], size, min_offset, max_offset)
+                };
+                ::core::result::Result::Ok(Self { numbers })
             }
 
             #(#getters)*
@@ -308,19 +333,25 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
             /// The number of indices, `size(L)` (the product of the extents).
             #[inline]
             pub const fn size(&self) -> usize {
-                self.size
+                self.numbers.size()
             }
 
             /// The smallest offset of the domain (0 unless a stride is negative).
             #[inline]
             pub const fn min_offset(&self) -> isize {
-                self.min_offset
+                self.numbers.min_offset()
             }
 
             /// The largest offset of the domain, `cosize(L) - 1`.
             #[inline]
             pub const fn max_offset(&self) -> isize {
-                self.max_offset
+                self.numbers.max_offset()
+            }
+
+            /// Whether every component of a natural coordinate is below the extent of its mode.
+            #[inline]
+            pub const fn contains(&self, #contains_pattern: #coord_ty) -> bool {
+                #(#contains_tests)&&*
             }
 
             /// The offset of index `index` (one split per mode: a shift and mask for a static
@@ -351,7 +382,7 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
 
             /// The layout-core layout with the numbers in.
             pub fn to_layout(&self) -> #private::Layout {
-                #private::dynamic::to_layout(Self::NOTATION, Self::SYMBOLS, &[#(self.#sym_fields),*])
+                #p::to_layout(Self::NOTATION, &[#(#self_leaves),*])
             }
         }
 
@@ -364,12 +395,15 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
             }
         }
 
-        // SAFETY (of the emitted impl): `new` computed `min_offset`/`max_offset` with
-        // `extremes` from the checked numbers, over the same extents and strides as `offset`
-        // and the traversal; the fields are private and never change after `new`.
+        // SAFETY (of the emitted impl): the numbers are a `Numbers<Self, _>`, which only `new`
+        // makes (its constructor is unsafe, its fields private), with the extremes `extremes`
+        // computed from the values the index functions read; the unit run is the extent of a
+        // first coalesced mode of stride 1, and the injectivity test is that of the leaves.
         #(#shared)*
         #[automatically_derived]
-        unsafe impl #private::TrustedLayout for #name {}
+        unsafe impl #private::TrustedLayout for #name {
+            const __TRUSTED: () = ();
+        }
 
         #(#shared)*
         #[automatically_derived]
@@ -387,9 +421,14 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
             #[inline]
             fn for_each_offset<F: FnMut(#off)>(&self, f: F) { #name::for_each_offset(self, f) }
             #[inline]
-            fn min_offset(&self) -> isize { self.min_offset }
+            fn contains(&self, coord: #coord_ty) -> bool { #name::contains(self, coord) }
             #[inline]
-            fn max_offset(&self) -> isize { self.max_offset }
+            fn unit_run(&self) -> usize { #unit_run }
+            #[inline]
+            fn min_offset(&self) -> isize { self.numbers.min_offset() }
+            #[inline]
+            fn max_offset(&self) -> isize { self.numbers.max_offset() }
+            fn is_injective(&self) -> bool { #p::injective(&[#(#self_leaves),*]) }
             fn to_layout(&self) -> #private::Layout { #name::to_layout(self) }
         }
     }

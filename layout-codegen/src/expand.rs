@@ -1,9 +1,9 @@
 //! Emission: an [`IndexPlan`] becomes a unit struct with constants, straight-line index
 //! functions and a loop-nest traversal; the standard trait impls, `Display` and the
 //! `GeneratedLayout` impl (its constants, with the smallest and largest offsets, in one
-//! `__CONSTANTS` item; `StaticLayout` follows from a blanket impl) come from the facade's
-//! `impl_static_layout!` (written-out impls rather
-//! than `#[derive]`: a third of the check time, see BENCHMARKS.md). The emitted code names
+//! `__CONSTANTS` item; `StaticLayout` follows from a blanket impl), emitted here, and the
+//! standard impls from the facade's `impl_layout_traits!` (written-out impls rather than
+//! `#[derive]`: a third of the check time, see BENCHMARKS.md). The emitted code names
 //! nothing but `core` and the facade ([`facade`]: `$crate` from the facade's `layout!`, so a
 //! renamed dependency works; `::cute_layout` for direct callers); its locals are hygienic
 //! (`mixed_site`).
@@ -84,7 +84,9 @@ pub fn layout_items(target: &Target, plan: &IndexPlan) -> TokenStream {
                 min: plan.min_offset,
                 max: plan.cosize.saturating_sub(1),
                 run: plan.modes.first().filter(|m| m.stride == 1).map_or(1, |m| m.extent),
+                injective: plan.injective,
             },
+            contains: contains_fn(&plan.leaves, &plan.shape),
             traversal_doc: &[
                 " Calls `f` with the offset of every index in order, as a loop nest over the",
                 " coalesced modes (no division per element).",
@@ -135,6 +137,8 @@ struct Parts {
     traversal_doc: &'static [&'static str],
     /// The run-time value type and the trait impls.
     runtime: Runtime,
+    /// `|coord| …`: whether each component is below its extent.
+    contains: TokenStream,
     /// Functions before `offset` (the swizzle).
     extra: TokenStream,
     offset: TokenStream,
@@ -145,11 +149,11 @@ struct Parts {
 
 /// How the trait impls are emitted.
 enum Runtime {
-    /// An integer layout: `impl_static_layout!`, which passes the smallest and largest offsets
-    /// of the domain and the length of its leading unit-stride run to the constants of
-    /// `GeneratedLayout` (and so to the blanket `StaticLayout`).
-    Static { min: i64, max: u64, run: u64 },
-    /// The run-time value type of layout-core under `__private` (`impl_layout_value!`).
+    /// An integer layout: the smallest and largest offsets of the domain, the length of its
+    /// leading unit-stride run and its injectivity go to the constants of `GeneratedLayout`
+    /// (and so to the blanket `StaticLayout`).
+    Static { min: i64, max: u64, run: u64, injective: bool },
+    /// The run-time value type of layout-core under `__private`.
     Value(TokenStream),
 }
 
@@ -173,11 +177,48 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
         ..
     } = &parts;
     let for_each = &parts.for_each;
-    let impls = match &parts.runtime {
-        Runtime::Value(rt) => quote!(#p::impl_layout_value!(#(#shared)* #name, #off, #coord_ty, #p::#rt);),
-        Runtime::Static { min, max, run } => {
+    let facade = facade();
+    let contains = &parts.contains;
+    let (value, cosize_c, min, max, run, injective) = match &parts.runtime {
+        Runtime::Value(rt) => (quote!(#p::#rt), quote!(0), quote!(0), quote!(0), quote!(1), quote!(false)),
+        Runtime::Static { min, max, run, injective } => {
             let (min, max, run) = (signed_lit(*min), lit(*max), lit(*run));
-            quote!(#p::impl_static_layout!(#(#shared)* #name, #off, #coord_ty, #min, #max, #run);)
+            (quote!(#p::Layout), quote!(#name::COSIZE), min, max.into_token_stream(), run.into_token_stream(), quote!(#injective))
+        }
+    };
+    // SAFETY (of the emitted impl): the constants are the plan's own numbers (for an integer
+    // layout the smallest and largest offsets of the domain, the leading unit-stride run and
+    // the injectivity, which the code generator computed from the same layout as the index
+    // functions), and the functions are the generated ones of that plan. Every token here is
+    // the generator's: names resolve to the items emitted beside this impl.
+    let impls = quote! {
+        #p::impl_layout_traits!(#(#shared)* #name);
+
+        #(#shared)*
+        #[automatically_derived]
+        unsafe impl #facade::GeneratedLayout for #name {
+            type Offset = #off;
+            type Coord = #coord_ty;
+            type Value = #value;
+            const __CONSTANTS: #p::Constants<#off, #coord_ty> = #p::Constants::new(
+                #name::SIZE,
+                #name::RANK,
+                #name::DEPTH,
+                #name::NOTATION,
+                #cosize_c,
+                #min,
+                #max,
+                #run,
+                #injective,
+                #name::offset,
+                #name::offset_of,
+                #name::coord,
+                #contains,
+            );
+            #[inline]
+            fn for_each_offset<F: FnMut(#off)>(f: F) {
+                #name::for_each_offset(f)
+            }
         }
     };
     let size = lit(parts.size);
@@ -381,6 +422,7 @@ fn wrapped_items(
             cosize: lit(cosize).into_token_stream(),
             coord_ty,
             runtime: Runtime::Value(kind.runtime),
+            contains: contains_fn(&inner.leaves, &inner.shape),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra,
@@ -471,6 +513,7 @@ fn basis_items(target: &Target, plan: &CoordinatePlan) -> TokenStream {
             cosize: quote!((#(#cosizes,)*)),
             coord_ty,
             runtime: Runtime::Value(quote!(CoordinateLayout)),
+            contains: contains_fn(&plan.leaves, &plan.shape),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
@@ -575,6 +618,7 @@ fn f2_items(target: &Target, plan: &F2Plan) -> TokenStream {
             cosize: lit(plan.cosize).into_token_stream(),
             coord_ty,
             runtime: Runtime::Value(quote!(F2Layout)),
+            contains: contains_fn(&plan.leaves, &plan.shape),
             cosize_doc: " `cosize(L)` as layout-core reports it.",
             traversal_doc: &[" Calls `f` with the offset of every index in order."],
             extra: TokenStream::new(),
@@ -630,6 +674,21 @@ pub(crate) fn coord_tree(shape: &ShapeTree, leaf: &dyn Fn(usize) -> TokenStream)
             quote!((#(#c,)*))
         }
     }
+}
+
+/// `|coord: C| c0 < e0 && …`: whether each component of a natural coordinate is below its
+/// leaf's extent (a non-capturing closure, so a `fn` pointer in a constant).
+pub(crate) fn contains_fn(leaves: &[Mode], shape: &ShapeTree) -> TokenStream {
+    let coord_ty = coord_type(shape);
+    let pattern = coord_tree(shape, &|k| local(&format!("c{k}")).to_token_stream());
+    let tests: Vec<TokenStream> = (0..leaves.len())
+        .map(|k| {
+            let (c, e) = (local(&format!("c{k}")), lit(leaves[k].extent));
+            quote!(#c < #e)
+        })
+        .collect();
+    let body = if tests.is_empty() { quote!(true) } else { quote!(#(#tests)&&*) };
+    quote!(|#pattern: #coord_ty| #body)
 }
 
 /// `|stride| * c` in the offset type (`c` is a `usize`), and whether it is subtracted.

@@ -75,6 +75,8 @@ pub struct IndexPlan {
     pub leaves: Vec<Mode>,
     /// The shape's nesting, over the leaves.
     pub shape: ShapeTree,
+    /// Distinct indices have distinct offsets (`false` when not known).
+    pub injective: bool,
 }
 
 impl IndexPlan {
@@ -98,6 +100,7 @@ impl IndexPlan {
             offset_modes,
             leaves: with_splits(&layout.flat_modes()),
             shape: tree(layout.shape(), &mut next),
+            injective: matches!(layout_core::injectivity_witness(layout), Ok(None)),
         })
     }
 

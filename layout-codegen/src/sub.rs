@@ -36,7 +36,7 @@ use crate::plan::{IndexPlan, Plan};
 /// The `SubLayout` impl of one item.
 pub enum SubPlan {
     /// A planned item: `COUNT` and the plan of the layout whose offset at k is `base(k)`.
-    Planned { parent: Ident, count: u64, base: IndexPlan },
+    Planned { parent: Ident, parent_notation: String, count: u64, base: IndexPlan },
     /// A failed item (its stand-in): `COUNT = 0`, so that uses of `tile::<ITEM>` do not
     /// cascade into more errors.
     StandIn { parent: Ident },
@@ -65,7 +65,12 @@ pub fn plans(items: &[Item], outcomes: &[Outcome], cx: &mut Ctxt) -> Vec<Option<
                 (Plan::Int(sub), Plan::Int(p)) => {
                     let env = env.get_or_insert_with(|| environment(items, outcomes));
                     match planned(op, p, sub, &arg, env) {
-                        Ok((count, base)) => Some(SubPlan::Planned { parent: parent_ident, count, base }),
+                        Ok((count, base)) => Some(SubPlan::Planned {
+                            parent: parent_ident,
+                            parent_notation: p.notation.clone(),
+                            count,
+                            base,
+                        }),
                         Err(message) => {
                             cx.error(item.expr.error_whole(format!("internal error of `layout!`: {message}")));
                             None
@@ -168,10 +173,21 @@ pub fn items(target: &Target, plan: &SubPlan) -> TokenStream {
     let Target { attrs, name, .. } = target;
     let p = private();
     let (shared, _) = split_attrs(attrs);
-    let (parent, count, base) = match plan {
-        SubPlan::Planned { parent, count, base } => {
+    let (parent, count, base, check) = match plan {
+        SubPlan::Planned { parent, parent_notation, count, base } => {
             let (param, stmts, body) = offset_body(&base.modes[..base.offset_modes], true);
-            (parent, lit(*count), quote!(fn base(#param: usize) -> isize { #stmts #body }))
+            // The numbers hold for the parent the generator evaluated; a `cfg` can make the
+            // name resolve to another item, so the impl checks at compile time that `P` is
+            // that layout.
+            let message = format!("`{parent}` is not the layout `{parent_notation}` the sub-layout `{name}` was planned on");
+            let check = quote! {
+                #(#shared)*
+                const _: () = ::core::assert!(
+                    #p::same_str(<#parent as #p::GeneratedLayout>::NOTATION, #parent_notation),
+                    #message
+                );
+            };
+            (parent, lit(*count), quote!(fn base(#param: usize) -> isize { #stmts #body }), check)
         }
         SubPlan::StandIn { parent } => (
             parent,
@@ -181,6 +197,7 @@ pub fn items(target: &Target, plan: &SubPlan) -> TokenStream {
                     0
                 }
             ),
+            TokenStream::new(),
         ),
     };
     let doc = format!(" The sub-tensors of `{parent}` of layout `{name}`.");
@@ -195,5 +212,7 @@ pub fn items(target: &Target, plan: &SubPlan) -> TokenStream {
             #[inline]
             #base
         }
+
+        #check
     }
 }

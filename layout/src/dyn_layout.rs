@@ -1,91 +1,15 @@
-//! Layouts with run-time extents: the trait both kinds of generated layouts implement
-//! ([`LayoutFn`], methods on values), and the run-time support of the constructors that
-//! `layout!` emits for items with symbols (`pub Mat = (M,N):(1,LD);` and `Mat::new(m, n, ld)`).
+//! The run-time support of the dynamic items `layout!` emits for layouts with symbols
+//! (`pub Mat = (M,N):(1,LD);` and `Mat::new(m, n, ld)`): the checks of the constructors, and
+//! [`Numbers`](support::Numbers), the type with private fields their numbers live in.
 
-use crate::{DynamicError, Layout, Offset, StaticLayout};
-
-/// A layout as a value: what static layouts (unit structs, every method a constant
-/// function of the type) and dynamic layouts (structs of run-time integers built by `new`)
-/// have in common. Generic code over both takes `L: LayoutFn`.
-///
-/// ```
-/// use cute_layout::{LayoutFn, layout};
-///
-/// layout! {
-///     pub Tile = (8,8):(1,8);
-///     pub Mat = (M,N):(1,LD);
-/// }
-///
-/// fn offsets<L: LayoutFn<Offset = usize>>(l: &L) -> Vec<usize> {
-///     (0..l.size()).map(|i| l.offset(i)).collect()
-/// }
-/// assert_eq!(offsets(&Tile)[9], 9);
-/// let m = Mat::new(4, 3, 10).unwrap();
-/// assert_eq!(offsets(&m), [0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23]);
-/// ```
-pub trait LayoutFn {
-    /// `usize`, or `isize` when some stride is negative.
-    type Offset: Offset;
-    /// The natural coordinate: nested tuples of `usize` shaped like the layout.
-    type Coord: Copy;
-    /// `size(L)`.
-    fn size(&self) -> usize;
-    /// The offset of an index.
-    fn offset(&self, index: usize) -> Self::Offset;
-    /// The offset of a natural coordinate.
-    fn offset_of(&self, coord: Self::Coord) -> Self::Offset;
-    /// The natural coordinate of an index.
-    fn coord(&self, index: usize) -> Self::Coord;
-    /// Visits the offset of every index in order.
-    fn for_each_offset<F: FnMut(Self::Offset)>(&self, f: F);
-    /// The smallest offset of the domain.
-    fn min_offset(&self) -> isize;
-    /// The largest offset of the domain.
-    fn max_offset(&self) -> isize;
-    /// The layout-core layout.
-    fn to_layout(&self) -> Layout;
-}
-
-impl<L: StaticLayout> LayoutFn for L {
-    type Offset = L::Offset;
-    type Coord = L::Coord;
-    #[inline]
-    fn size(&self) -> usize {
-        L::SIZE
-    }
-    #[inline]
-    fn offset(&self, index: usize) -> L::Offset {
-        <L as crate::GeneratedLayout>::offset(index)
-    }
-    #[inline]
-    fn offset_of(&self, coord: L::Coord) -> L::Offset {
-        <L as crate::GeneratedLayout>::offset_of(coord)
-    }
-    #[inline]
-    fn coord(&self, index: usize) -> L::Coord {
-        <L as crate::GeneratedLayout>::coord(index)
-    }
-    #[inline]
-    fn for_each_offset<F: FnMut(L::Offset)>(&self, f: F) {
-        <L as crate::GeneratedLayout>::for_each_offset(f)
-    }
-    #[inline]
-    fn min_offset(&self) -> isize {
-        L::MIN_OFFSET
-    }
-    #[inline]
-    fn max_offset(&self) -> isize {
-        L::MAX_OFFSET
-    }
-    fn to_layout(&self) -> Layout {
-        <L as StaticLayout>::to_layout()
-    }
-}
+use crate::{DynamicError, Layout};
 
 /// The run-time support of generated constructors. Not a public API.
 #[doc(hidden)]
 pub mod support {
     use super::*;
+    use crate::IntTuple;
+    use std::marker::PhantomData;
 
     /// A monomial's value as a fraction `(num, den)`, `den > 0`; `None` on overflow.
     #[inline]
@@ -156,7 +80,8 @@ pub mod support {
     }
 
     /// The smallest and largest offsets and the size, for `(extent, |stride|, negative)`
-    /// modes, if every offset fits in `isize` and the size in `usize`.
+    /// modes, if every offset and the size fit in `isize` (a mode of extent 1 adds nothing,
+    /// whatever its stride).
     #[inline]
     pub fn extremes(modes: &[(usize, usize, bool)]) -> Option<(isize, isize, usize)> {
         // The spans are non-negative and only accumulate, so a sum that leaves usize would
@@ -171,7 +96,102 @@ pub mod support {
                 hi = hi.checked_add(span)?;
             }
         }
-        Some((-isize::try_from(lo).ok()?, isize::try_from(hi).ok()?, size))
+        isize::try_from(size).ok()?;
+        Some((0isize.checked_sub_unsigned(lo)?, isize::try_from(hi).ok()?, size))
+    }
+
+    /// The numbers of a dynamic item `L`: its symbols and derived values (in the order the
+    /// item's index functions read them), its size and the smallest and largest offsets of
+    /// its domain. The fields are private and only [`Numbers::new_unchecked`] makes one, so
+    /// an item's numbers are always the ones its `new` checked (or a copy of another value
+    /// of the same item).
+    pub struct Numbers<L, const N: usize> {
+        values: [usize; N],
+        size: usize,
+        min_offset: isize,
+        max_offset: isize,
+        item: PhantomData<fn() -> L>,
+    }
+
+    impl<L, const N: usize> Numbers<L, N> {
+        /// The numbers of an item.
+        ///
+        /// # Safety
+        ///
+        /// `size`, `min_offset` and `max_offset` are those of `L`'s index functions over
+        /// `values`: every offset `L` computes from `values` for an index below `size` lies
+        /// in `min_offset..=max_offset`, and `min_offset <= 0`.
+        #[inline]
+        pub const unsafe fn new_unchecked(values: [usize; N], size: usize, min_offset: isize, max_offset: isize) -> Self {
+            Numbers { values, size, min_offset, max_offset, item: PhantomData }
+        }
+
+        /// Value `k` (a symbol or a derived value).
+        #[inline(always)]
+        pub const fn get(&self, k: usize) -> usize {
+            self.values[k]
+        }
+
+        /// The size.
+        #[inline(always)]
+        pub const fn size(&self) -> usize {
+            self.size
+        }
+
+        /// The smallest offset of the domain.
+        #[inline(always)]
+        pub const fn min_offset(&self) -> isize {
+            self.min_offset
+        }
+
+        /// The largest offset of the domain.
+        #[inline(always)]
+        pub const fn max_offset(&self) -> isize {
+            self.max_offset
+        }
+    }
+
+    impl<L, const N: usize> Clone for Numbers<L, N> {
+        #[inline]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+
+    impl<L, const N: usize> Copy for Numbers<L, N> {}
+
+    impl<L, const N: usize> PartialEq for Numbers<L, N> {
+        #[inline]
+        fn eq(&self, other: &Self) -> bool {
+            self.values == other.values
+        }
+    }
+
+    impl<L, const N: usize> Eq for Numbers<L, N> {}
+
+    impl<L, const N: usize> std::hash::Hash for Numbers<L, N> {
+        fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+            self.values.hash(h)
+        }
+    }
+
+    impl<L, const N: usize> std::fmt::Debug for Numbers<L, N> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_list().entries(&self.values).finish()
+        }
+    }
+
+    /// Whether the leaves `(extent, |stride|, negative)` are injective (see
+    /// `TrustedLayout::is_injective`).
+    pub fn injective(leaves: &[(usize, usize, bool)]) -> bool {
+        let modes: Vec<(usize, isize)> = leaves
+            .iter()
+            .map(|&(e, d, neg)| {
+                let d = isize::try_from(d).unwrap_or(isize::MAX);
+                (e, if neg { -d } else { d })
+            })
+            .collect();
+        crate::layout_fn::modes_injective(&modes)
     }
 
     fn shown(names: &[&str], values: &[usize]) -> String {
@@ -204,12 +224,43 @@ pub mod support {
         DynamicError::Overflow { layout: layout.into(), values: shown(names, values) }
     }
 
-    /// The layout-core layout of a dynamic layout with the numbers in.
-    pub fn to_layout(notation: &str, names: &[&str], values: &[usize]) -> Layout {
-        let value = |s: &str| names.iter().position(|n| *n == s).map(|k| values[k] as i64);
-        layout_core::evaluate_dynamic(notation)
+    /// The layout-core layout of a dynamic layout with the numbers in: the shape of the
+    /// symbolic `notation` with its leaves `(extent, |stride|, negative)` in order (a leaf of
+    /// extent 1 whose stride does not fit in `i64` gets stride 0, which is the same function;
+    /// the constructor checked that the other numbers fit).
+    pub fn to_layout(notation: &str, leaves: &[(usize, usize, bool)]) -> Layout {
+        let shape = layout_core::evaluate_dynamic(notation).map(|l| l.shape.clone());
+        let leaf = |k: usize| -> Option<(i64, i64)> {
+            let &(e, d, neg) = leaves.get(k)?;
+            let d = match i64::try_from(d) {
+                Ok(d) => d,
+                Err(_) if e <= 1 => 0,
+                Err(_) => return None,
+            };
+            Some((i64::try_from(e).ok()?, if neg { -d } else { d }))
+        };
+        fn build(
+            t: &layout_core::dynamic::SymTuple,
+            next: &mut usize,
+            leaf: &dyn Fn(usize) -> Option<(i64, i64)>,
+        ) -> Option<(IntTuple, IntTuple)> {
+            match t {
+                layout_core::dynamic::SymTuple::Leaf(_) => {
+                    let (e, d) = leaf(*next)?;
+                    *next += 1;
+                    Some((IntTuple::Int(e), IntTuple::Int(d)))
+                }
+                layout_core::dynamic::SymTuple::Tuple(c) => {
+                    let (s, d): (Vec<_>, Vec<_>) =
+                        c.iter().map(|c| build(c, next, leaf)).collect::<Option<Vec<_>>>()?.into_iter().unzip();
+                    Some((IntTuple::Tuple(s), IntTuple::Tuple(d)))
+                }
+            }
+        }
+        shape
             .ok()
-            .and_then(|l| l.substitute(&value).ok())
+            .and_then(|s| build(&s, &mut 0, &leaf))
+            .and_then(|(s, d)| Layout::new(s, d).ok())
             .unwrap_or_else(|| Layout::scalar(1, 0).expect("`1:0` is a layout"))
     }
 }

@@ -97,7 +97,12 @@ mod copy;
 mod small_gemm;
 pub use copy::{CopyDest, CopySource};
 mod dyn_layout;
-pub use dyn_layout::LayoutFn;
+mod edge_tiles;
+mod layout_fn;
+mod runtime_layout;
+pub use edge_tiles::EdgeTiles;
+pub use layout_fn::{LayoutFn, TrustedLayout};
+pub use runtime_layout::{RUNTIME_MAX_MODES, RuntimeLayout};
 
 /// CuTe layouts evaluated at compile time.
 ///
@@ -117,7 +122,6 @@ macro_rules! layout {
     };
 }
 
-mod dyn_tensor;
 /// The run-time GEMM engine: strided `f32`/`f64` matrix products with packed, blocked,
 /// run-time dispatched micro-kernels (see [`gemm::gemm`]); the `layout!` macro's `gemm`
 /// items call it.
@@ -127,12 +131,9 @@ pub mod gemm;
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
 mod tensor;
-pub use dyn_tensor::{
-    DynIter, DynTensor, DynTensorError, DynTensorMut, EdgeTiles, RUNTIME_MAX_MODES, RuntimeLayout, Strided,
-    SubTensorError, TrustedLayout,
-};
-
-pub use tensor::{Iter, SubLayout, Tensor, TensorError, TensorMut};
+#[allow(deprecated)]
+pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
+pub use tensor::{Iter, IterMut, SubLayout, SubTensorError, Tensor, TensorError, TensorMut, Tiling};
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -184,7 +185,7 @@ impl Offset for isize {
 /// `for_each_offset` visits, which are `SIZE` calls with the offsets of the indices in
 /// order) lies in `MIN_OFFSET..=MAX_OFFSET`, and `MIN_OFFSET <= 0`; `UNIT_RUN` divides
 /// `SIZE`, and for every index `i` that is a multiple of it, `offset(i + j) = offset(i) + j`
-/// for `j < UNIT_RUN`.
+/// for `j < UNIT_RUN`; when `INJECTIVE` is true, distinct indices have distinct offsets.
 pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// `cosize(L)`: one past the largest offset.
     const COSIZE: usize = Self::__CONSTANTS.cosize;
@@ -198,6 +199,8 @@ pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// the extent of the first mode of `coalesce(L)` when its stride is 1, else 1. It
     /// divides `SIZE`.
     const UNIT_RUN: usize = Self::__CONSTANTS.unit_run;
+    /// Whether distinct indices have distinct offsets.
+    const INJECTIVE: bool = Self::__CONSTANTS.injective;
 
     /// Calls `f(start, len)` for each run of `len` consecutive offsets `start..start + len`,
     /// in index order: the sibling of [`GeneratedLayout::for_each_offset`] for consumers
@@ -310,6 +313,11 @@ pub unsafe trait GeneratedLayout: Copy + Default + Debug + Display + Eq + Hash +
     fn coord(index: usize) -> Self::Coord {
         (Self::__CONSTANTS.coord)(index)
     }
+    /// Whether every component of a natural coordinate is below the extent of its mode.
+    #[inline]
+    fn contains(coord: Self::Coord) -> bool {
+        (Self::__CONSTANTS.contains)(coord)
+    }
     /// Visits the offset of every index in order.
     fn for_each_offset<F: FnMut(Self::Offset)>(f: F);
     /// The run-time value of layout-core (parsed from [`GeneratedLayout::NOTATION`]).
@@ -318,36 +326,16 @@ pub unsafe trait GeneratedLayout: Copy + Default + Debug + Display + Eq + Hash +
     }
 }
 
-/// The trait impls of a generated unit struct: `Clone`, `Copy`, `Debug`, `Default`,
-/// `PartialEq`, `Eq`, `Hash` (written out: what `#[derive]` would give, at a third of the
-/// check time, see BENCHMARKS.md), `Display` (the canonical notation) and [`GeneratedLayout`]
-/// with the smallest and largest offsets and the unit run of [`StaticLayout`] (which then
-/// holds by the blanket impl). Emitted by `layout!` through `__private`. Not a public API.
+/// The standard trait impls of a generated unit struct: `Clone`, `Copy`, `Debug`,
+/// `Default`, `PartialEq`, `Eq`, `Hash` (written out: what `#[derive]` would give, at a third
+/// of the check time, see BENCHMARKS.md) and `Display` (the canonical notation). Emitted by
+/// `layout!` through `__private`, next to the `unsafe impl GeneratedLayout` it emits itself
+/// (no `unsafe` passes through this macro, so invoking it by hand vouches for nothing). Not a
+/// public API.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __impl_static_layout {
-    ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $min:expr, $max:expr, $run:expr) => {
-        $crate::__impl_layout_value!(@impls $(#[$attr])* $name, $off, $coord, $crate::__private::Layout,
-            $name::COSIZE, $min, $max, $run);
-    };
-}
-
-/// The trait impls of every generated unit struct: the standard traits (written out) and
-/// [`GeneratedLayout`] with the run-time value type `$value`: one `__CONSTANTS` item holds
-/// the constants and the inherent index functions as `fn` pointers, which the trait's
-/// provided items read (a constant pointer, so calls inline like direct ones), and only
-/// `for_each_offset` (generic) is forwarded: 8 items fewer to check per layout than
-/// forwarding each, about a sixth of the check time (BENCHMARKS.md). Emitted by `layout!`
-/// through `__private` (directly for swizzled, coordinate and F2 layouts; through
-/// `impl_static_layout!` for integer layouts). Not a public API.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __impl_layout_value {
-    ($(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $value:ty) => {
-        $crate::__impl_layout_value!(@impls $(#[$attr])* $name, $off, $coord, $value, 0, 0, 0, 1);
-    };
-    (@impls $(#[$attr:meta])* $name:ident, $off:ty, $coord:ty, $value:ty, $cosize:expr, $min:expr, $max:expr,
-     $run:expr) => {
+macro_rules! __impl_layout_traits {
+    ($(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         #[automatically_derived]
         impl ::core::clone::Clone for $name {
@@ -405,62 +393,29 @@ macro_rules! __impl_layout_value {
                 f.write_str($name::NOTATION)
             }
         }
-
-        $(#[$attr])*
-        #[automatically_derived]
-        // SAFETY: see `__CONSTANTS` (the functions are the generated ones of the same plan).
-        unsafe impl $crate::GeneratedLayout for $name {
-            type Offset = $off;
-            type Coord = $coord;
-            type Value = $value;
-            // SAFETY: for an integer layout (`impl_static_layout!`), `$min` and `$max` are the
-            // smallest and largest offsets of the domain and `$run` the leading unit-stride
-            // run, which the code generator computed from the same plan as the index functions.
-            const __CONSTANTS: $crate::__private::Constants<$off, $coord> = unsafe {
-                $crate::__private::Constants::new(
-                    $name::SIZE,
-                    $name::RANK,
-                    $name::DEPTH,
-                    $name::NOTATION,
-                    $cosize,
-                    $min,
-                    $max,
-                    $run,
-                    $name::offset,
-                    $name::offset_of,
-                    $name::coord,
-                )
-            };
-            #[inline]
-            fn for_each_offset<F: FnMut($off)>(f: F) {
-                $name::for_each_offset(f)
-            }
-        }
     };
 }
 
 /// What the generated code uses. Not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::__impl_layout_value as impl_layout_value;
-    pub use crate::__impl_static_layout as impl_static_layout;
+    pub use crate::__impl_layout_traits as impl_layout_traits;
     pub use crate::__run_gemm as run_gemm;
     pub use crate::__run_small_gemm as run_small_gemm;
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
     pub use crate::small_gemm::small_gemm;
     pub use crate::{__copy_element as copy_element, __copy_unrolled as copy_unrolled, __run_copy as run_copy};
-    pub use crate::{DynamicError, EdgeTiles, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
+    pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::{AnyLayout, Value};
     pub use layout_core::{ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};
     pub use layout_macro::__layout as layout_impl;
 
     /// The constants of a generated layout ([`GeneratedLayout::__CONSTANTS`](crate::GeneratedLayout)),
-    /// which the traits' constants read. `cosize`, `min_offset`, `max_offset` and `unit_run`
-    /// are those of [`StaticLayout`] for integer layouts and 0, 0, 0, 1 for the other kinds.
-    /// Its fields are private and [`Constants::new`] is `unsafe`: every integer layout is a
-    /// [`StaticLayout`] (a blanket impl), so whoever builds the constants vouches for that
-    /// trait's contract.
+    /// which the traits' constants read. `cosize`, `min_offset`, `max_offset`, `unit_run`
+    /// and `injective` are those of [`StaticLayout`] for integer layouts and 0, 0, 0, 1,
+    /// false for the other kinds. Building one vouches for nothing: only an
+    /// `unsafe impl GeneratedLayout` (which `layout!` emits) gives the numbers meaning.
     pub struct Constants<O: 'static, C: 'static> {
         pub(crate) size: usize,
         pub(crate) rank: usize,
@@ -470,21 +425,17 @@ pub mod __private {
         pub(crate) min_offset: isize,
         pub(crate) max_offset: isize,
         pub(crate) unit_run: usize,
+        pub(crate) injective: bool,
         pub(crate) offset: fn(usize) -> O,
         pub(crate) offset_of: fn(C) -> O,
         pub(crate) coord: fn(usize) -> C,
+        pub(crate) contains: fn(C) -> bool,
     }
 
     impl<O: 'static, C: 'static> Constants<O, C> {
         /// The constants of a layout.
-        ///
-        /// # Safety
-        /// For a layout whose `GeneratedLayout::Value` is `Layout` (an integer layout), the
-        /// values and the layout's functions meet the contract of [`StaticLayout`]
-        /// (`MIN_OFFSET..=MAX_OFFSET` holds every offset of the domain, `MIN_OFFSET ≤ 0`,
-        /// `UNIT_RUN` divides `SIZE` and starts a unit-stride run at each of its multiples).
         #[allow(clippy::too_many_arguments)]
-        pub const unsafe fn new(
+        pub const fn new(
             size: usize,
             rank: usize,
             depth: usize,
@@ -493,9 +444,11 @@ pub mod __private {
             min_offset: isize,
             max_offset: isize,
             unit_run: usize,
+            injective: bool,
             offset: fn(usize) -> O,
             offset_of: fn(C) -> O,
             coord: fn(usize) -> C,
+            contains: fn(C) -> bool,
         ) -> Self {
             Constants {
                 size,
@@ -506,11 +459,30 @@ pub mod __private {
                 min_offset,
                 max_offset,
                 unit_run,
+                injective,
                 offset,
                 offset_of,
                 coord,
+                contains,
             }
         }
+    }
+
+    /// `a == b`, in a constant (the check that a `SubLayout` impl's parent is the layout it
+    /// was planned on).
+    pub const fn same_str(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// A run-time value from the notation the macro has already evaluated; the stand-in of

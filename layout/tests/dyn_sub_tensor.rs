@@ -1,9 +1,9 @@
 //! Sub-tensors of run-time tensors: `slice`, `local_tile` and `local_partition` on
-//! `DynTensor` / `DynTensorMut`, against layout-core's slice and zipped divide of the layout
+//! `Tensor` / `TensorMut`, against layout-core's slice and zipped divide of the layout
 //! with the numbers in, element by element.
 
 use cute_layout::{
-    DynTensor, DynTensorMut, LayoutFn, RuntimeLayout, SliceCoord, SubTensorError, layout, parse_tiler, slice,
+    Tensor, TensorMut, LayoutFn, RuntimeLayout, SliceCoord, SubTensorError, layout, parse_tiler, slice,
     zipped_divide,
 };
 
@@ -19,7 +19,7 @@ fn coord(c: &[Option<i64>]) -> SliceCoord {
 
 /// The elements a sub-tensor sees equal those layout-core's sub-layout addresses.
 fn same<L: LayoutFn>(
-    t: &DynTensor<'_, u32, RuntimeLayout>,
+    t: &Tensor<'_, u32, RuntimeLayout>,
     parent: &L,
     base: usize,
     sub: &cute_layout::Layout,
@@ -35,7 +35,7 @@ fn slices_agree_with_layout_core() {
     let data: Vec<u32> = (0..4096).collect();
     for (m, n, ld) in [(1, 1, 1), (3, 5, 7), (8, 8, 8), (16, 4, 20)] {
         let mat = Mat::new(m, n, ld).unwrap();
-        let a = DynTensor::new(&data, mat).unwrap();
+        let a = Tensor::new(&data, mat).unwrap();
         let core = mat.to_layout();
         for j in 0..n as i64 {
             let c = coord(&[None, Some(j)]);
@@ -54,7 +54,7 @@ fn slices_agree_with_layout_core() {
     }
     // Negative strides: the sub-tensor's base moves with the parent's.
     let rev = Rev::new(5).unwrap();
-    let a = DynTensor::new(&data, rev).unwrap();
+    let a = Tensor::new(&data, rev).unwrap();
     let c = coord(&[None, Some(3)]);
     let (sub, off) = slice(&rev.to_layout(), &c).unwrap();
     same(&a.slice(&c).unwrap(), &rev, a.base(), &sub, off);
@@ -67,7 +67,7 @@ fn tiles_and_partitions_agree_with_layout_core() {
         let t = parse_tiler(tiler).unwrap();
         for (m, n, ld) in [(8, 4, 8), (16, 6, 20)] {
             let mat = Mat::new(m, n, ld).unwrap();
-            let a = DynTensor::new(&data, mat).unwrap();
+            let a = Tensor::new(&data, mat).unwrap();
             let z = zipped_divide(&mat.to_layout(), &t).unwrap();
             let (tile, grid) = (z.mode(0).unwrap(), z.mode(1).unwrap());
             for k in 0..grid.size() {
@@ -81,7 +81,7 @@ fn tiles_and_partitions_agree_with_layout_core() {
         }
     }
     let blocked = Blocked::new(4, 3, 40).unwrap();
-    let a = DynTensor::new(&data, blocked).unwrap();
+    let a = Tensor::new(&data, blocked).unwrap();
     let t = parse_tiler("[16:1,_]").unwrap();
     let z = zipped_divide(&blocked.to_layout(), &t).unwrap();
     for k in 0..z.mode(1).unwrap().size() {
@@ -90,7 +90,7 @@ fn tiles_and_partitions_agree_with_layout_core() {
     }
     // A tiler that does not divide the layout is refused, as by the static algebra.
     let mat = Mat::new(6, 4, 6).unwrap();
-    let a = DynTensor::new(&data, mat).unwrap();
+    let a = Tensor::new(&data, mat).unwrap();
     let e = a.local_tile(&parse_tiler("[4:1,_]").unwrap(), 0).unwrap_err();
     assert!(matches!(e, SubTensorError::Algebra(_)), "{e}");
 }
@@ -99,7 +99,7 @@ fn tiles_and_partitions_agree_with_layout_core() {
 fn mutable_sub_tensors_write_their_elements() {
     let mut data = vec![0u32; 64];
     let mat = Mat::new(4, 4, 8).unwrap();
-    let mut a = DynTensorMut::new(&mut data, mat).unwrap();
+    let mut a = TensorMut::new(&mut data, mat).unwrap();
     let t = parse_tiler("[2:1,2:1]").unwrap();
     for k in 0..4 {
         a.local_tile_mut(&t, k).unwrap().for_each_mut(|x| *x += k as u32 + 1);
@@ -119,9 +119,9 @@ fn mutable_sub_tensors_write_their_elements() {
 #[test]
 fn runtime_layout_limits() {
     let l = cute_layout::parse_layout("(2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256)").unwrap();
-    assert!(RuntimeLayout::from_layout(&l).is_none(), "more than 8 flat modes");
+    assert!(<RuntimeLayout>::from_layout(&l).is_none(), "more than 8 flat modes");
     let l = cute_layout::parse_layout("(3,4):(-2,5)").unwrap();
-    let r = RuntimeLayout::from_layout(&l).unwrap();
+    let r = <RuntimeLayout>::from_layout(&l).unwrap();
     assert_eq!((r.min_offset(), r.max_offset()), (-4, 15));
     assert_eq!(r.to_layout(), l);
     let table = l.table().unwrap();

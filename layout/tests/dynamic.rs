@@ -95,7 +95,7 @@ fn values_and_notation() {
 }
 
 mod edges {
-    use cute_layout::{DynTensor, DynTensorError, DynTensorMut, LayoutFn, Strided, layout};
+    use cute_layout::{LayoutFn, RuntimeLayout, Tensor, TensorError, TensorMut, layout};
 
     layout! {
         pub Mat = (M,N):(1,LD);
@@ -127,7 +127,7 @@ mod edges {
                             let (x, y) = (8 * gi + i, 8 * gj + j);
                             assert_eq!(x < m && y < n, i < e[0] && j < e[1], "{m}x{n} tile {k} ({i},{j})");
                             if x < m && y < n {
-                                assert_eq!(t.tile_base(k) + tile.offset_of([i, j]), a.offset_of((x, y)));
+                                assert_eq!(t.tile_base(k) as isize + tile.offset_of([i, j]), a.offset_of((x, y)) as isize);
                                 seen[x + m * y] += 1;
                             }
                         }
@@ -168,7 +168,7 @@ mod edges {
         let (m, n, ld) = (11, 10, 13);
         let mut data: Vec<usize> = (0..ld * n).collect();
         let tiles = Tiles::new(m, n, ld).unwrap();
-        let a = DynTensor::new(&data, *tiles.layout()).unwrap();
+        let a = Tensor::new(&data, *tiles.layout()).unwrap();
         let mut sum = 0;
         let mut count = 0;
         for k in 0..tiles.count() {
@@ -184,7 +184,7 @@ mod edges {
         assert_eq!((sum, count), (want, m * n));
         assert!(a.edge_tile(&tiles, tiles.count()).is_none());
         // Mutably: zero every element through the tiles; the padding of LD stays.
-        let mut w = DynTensorMut::new(&mut data, *tiles.layout()).unwrap();
+        let mut w = TensorMut::new(&mut data, *tiles.layout()).unwrap();
         for k in 0..tiles.count() {
             w.edge_tile_mut(&tiles, k).unwrap().for_each_mut(|x| *x = 0);
         }
@@ -195,23 +195,23 @@ mod edges {
     fn tensor_creation_errors_name_the_numbers() {
         let data = [0u8; 40];
         let m = Mat::new(4, 4, 10).unwrap();
-        let e = DynTensor::new(&data[..33], m).unwrap_err();
+        let e = Tensor::new(&data[..33], m).unwrap_err();
         assert_eq!(
             e,
-            DynTensorError::TooShort { len: 33, layout: "(4,4):(1,10)".into(), min: 0, max: 33, base: 0, needed: 34 }
+            TensorError::TooShort { len: 33, layout: "(4,4):(1,10)".into(), min: 0, max: 33, base: 0, needed: 34 }
         );
         assert_eq!(
-            DynTensor::with_base(&data, m, 7).unwrap_err().to_string(),
+            Tensor::with_base(&data, m, 7).unwrap_err().to_string(),
             "the slice has 40 elements but the layout `(4,4):(1,10)` addresses offsets 0..=33, at base 7 the positions \
              7..=40 (needs 41)"
         );
         layout! { pub Rev = (M,4):(-1,M); }
         let r = Rev::new(3).unwrap();
         assert_eq!(
-            DynTensor::with_base(&data, r, 1).unwrap_err().to_string(),
+            Tensor::with_base(&data, r, 1).unwrap_err().to_string(),
             "the layout `(3,4):(-1,3)` addresses offsets -2..=9, so the base must be at least 2, but it is 1"
         );
-        let t = DynTensor::new(&data[..12], r).unwrap();
+        let t = Tensor::new(&data[..12], r).unwrap();
         assert_eq!(t.base(), 2);
     }
 
@@ -226,7 +226,7 @@ mod edges {
         }
         let data: Vec<i64> = (0..200).map(|x| 1000 + x).collect();
         fn agree<L: cute_layout::TrustedLayout + Copy>(data: &[i64], l: L, base: usize) {
-            let t = DynTensor::with_base(data, l, base).unwrap();
+            let t = Tensor::with_base(data, l, base).unwrap();
             let want: Vec<i64> = (0..l.size())
                 .map(|i| data[(base as isize + cute_layout::Offset::to_isize(l.offset(i))) as usize])
                 .collect();
@@ -246,16 +246,16 @@ mod edges {
             if let Ok(t) = Tiled::new(m, n, ld) {
                 agree(&data, t, 0);
             }
-            agree(&data, Strided::new([m, n], [n, 1]).unwrap(), 1);
-            agree(&data, Strided::new([2, m, n], [1, 2 * n, 2]).unwrap(), 0);
+            agree(&data, RuntimeLayout::<2>::new(&[(m, n as isize), (n, 1)]).unwrap(), 1);
+            agree(&data, RuntimeLayout::<3>::new(&[(2, 1), (m, 2 * n as isize), (n, 2)]).unwrap(), 0);
         }
         agree(&data, Static, 5);
-        let t = DynTensor::new(&data, Mat::new(4, 4, 4).unwrap()).unwrap();
+        let t = Tensor::new(&data, Mat::new(4, 4, 4).unwrap()).unwrap();
         assert!(t.get_at((0, 9)).is_none());
         let r = std::panic::catch_unwind(|| *t.at((0, 9)));
         assert!(r.is_err());
         let mut d2 = data.clone();
-        let mut w = DynTensorMut::new(&mut d2, Rev::new(5).unwrap()).unwrap();
+        let mut w = TensorMut::new(&mut d2, Rev::new(5).unwrap()).unwrap();
         w[0] = -1;
         *w.at_mut((1, 0)) = -2;
         assert_eq!((d2[4], d2[3]), (-1, -2));

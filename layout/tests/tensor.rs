@@ -53,7 +53,7 @@ fn creation_checks_the_slice_once() {
         e.to_string(),
         "the slice has 20 elements but the layout `(4,8):(1,4)` addresses offsets 0..=31 (needs 32)"
     );
-    assert_eq!(e, TensorError::TooShort { len: 20, layout: "(4,8):(1,4)", min: 0, max: 31, base: 0, needed: 32 });
+    assert_eq!(e, TensorError::TooShort { len: 20, layout: "(4,8):(1,4)".into(), min: 0, max: 31, base: 0, needed: 32 });
     // Exactly long enough, and one short.
     assert!(Tensor::new(&data[..32], ColMajor).is_ok());
     assert!(matches!(Tensor::new(&data[..31], RowMajor), Err(TensorError::TooShort { needed: 32, .. })));
@@ -156,14 +156,21 @@ fn indexing_past_the_size_panics() {
 }
 
 #[test]
-fn coordinates_are_checked_by_their_offset() {
+fn coordinates_are_checked_mode_by_mode() {
     let data = positions(40);
     let t = Tensor::new(&data, ColMajor).unwrap();
-    // (4,0) is past the extent of mode 0, but its offset 4 is inside 0..=31: coordinate (0,1).
-    assert_eq!(*t.at((4, 0)), 4);
+    // (4,0) is past the extent 4 of mode 0, although its offset 4 lies inside 0..=31.
+    assert_eq!(t.get_at((4, 0)), None);
+    assert_eq!(t.get_at((3, 7)), Some(&31));
     assert_eq!(t.get_at((0, 8)), None);
-    let r = std::panic::catch_unwind(|| *t.at((0, 8)));
-    assert!(r.is_err());
+    let r = std::panic::catch_unwind(|| *t.at((4, 0)));
+    let message = *r.unwrap_err().downcast::<String>().unwrap();
+    assert!(message.contains("coordinate out of range") && message.contains("(4,8):(1,4)"), "{message}");
+    let mut d = positions(32);
+    let mut w = TensorMut::new(&mut d, ColMajor).unwrap();
+    assert!(w.get_at_mut((4, 0)).is_none());
+    *w.at_mut((1, 1)) = 99;
+    assert_eq!(w[5], 99);
 }
 
 #[test]
@@ -172,7 +179,7 @@ fn as_ptr_is_the_element_at_offset_zero() {
     let t = Tensor::new(&data, Reversed).unwrap();
     assert_eq!(t.as_ptr(), &data[3] as *const i64);
     assert_eq!(t.as_slice().len(), 8);
-    assert_eq!(t.layout(), Reversed);
+    assert_eq!(*t.layout(), Reversed);
     let s = format!("{t:?}");
     assert!(s.starts_with("Tensor { layout: (4,2):(-1,4), base: 3, elements: [3, 2, 1, 0, 7, 6, 5, 4]"), "{s}");
 }
