@@ -261,3 +261,78 @@ mod edges {
         assert_eq!((d2[4], d2[3]), (-1, -2));
     }
 }
+
+mod soundness {
+    use cute_layout::{LayoutFn, RuntimeLayout, SliceCoord, Tensor, Tiling, layout};
+
+    layout! {
+        pub Mat = (M,N):(1,LD);
+        pub Tiles = local_tile_edge(Mat, [8:1, 8:1]);
+        pub Rev = (M,N):(-1,-LD);
+    }
+
+    #[test]
+    fn a_huge_stride_on_an_extent_one_mode_is_not_used() {
+        let tiles = Tiles::new(9, 1, usize::MAX).unwrap();
+        assert_eq!(tiles.count(), 2);
+        let t = tiles.tile(1);
+        assert_eq!((t.size(), t.offset(0)), (1, 0));
+        let m = Mat::new(9, 1, usize::MAX).unwrap();
+        assert_eq!(m.to_string(), "(9,1):(1,0)");
+        let data = vec![1u8; 9];
+        let a = Tensor::new(&data, m).unwrap();
+        assert_eq!(a.edge_tile(&tiles, 1).unwrap().len(), 1);
+        assert!(a.edge_tile(&tiles, 2).is_none());
+    }
+
+    #[test]
+    fn the_smallest_offset_may_be_isize_min() {
+        // Offsets -(M-1) - (N-1)·LD = isize::MIN exactly.
+        let (m, n) = (2usize, 2usize);
+        let ld = (isize::MAX as usize) / (n - 1) - (m - 1) + 1;
+        let r = Rev::new(m, n, ld).unwrap();
+        assert_eq!(r.min_offset(), isize::MIN);
+        assert!(Rev::new(m, n, ld + 1).is_err());
+    }
+
+    #[test]
+    fn sizes_past_isize_are_an_error() {
+        assert!(Mat::new(1 << 32, 1 << 31, 1).is_err());
+        assert!(RuntimeLayout::<1>::new(&[(usize::MAX, 0)]).is_none());
+    }
+
+    #[test]
+    fn a_tiling_runs_the_algebra_once_and_agrees_with_slice() {
+        let data: Vec<u32> = (0..1000 * 7).collect();
+        let a = Tensor::new(&data, Mat::new(1000, 7, 1000).unwrap()).unwrap();
+        let row = SliceCoord::Tuple(vec![SliceCoord::Int(0), SliceCoord::Free]);
+        let rows = Tiling::slice(&a.layout_value(), &row).unwrap();
+        assert_eq!(rows.count(), 1000);
+        for k in [0, 1, 517, 999] {
+            let by_tiling: Vec<u32> = a.sub(&rows, k).unwrap().iter().copied().collect();
+            let c = SliceCoord::Tuple(vec![SliceCoord::Int(k as i64), SliceCoord::Free]);
+            let by_slice: Vec<u32> = a.slice(&c).unwrap().iter().copied().collect();
+            assert_eq!(by_tiling, by_slice);
+            assert_eq!(by_tiling, (0..7).map(|j| (k + 1000 * j) as u32).collect::<Vec<_>>());
+        }
+        assert!(a.sub(&rows, 1000).is_err());
+        // A tiling of a larger layout does not fit this tensor: an error, never an access.
+        let big = Tensor::new(&data, Mat::new(10, 7, 1000).unwrap()).unwrap();
+        let tall = Tiling::slice(&Mat::new(2000, 7, 2000).unwrap().to_layout(), &row).unwrap();
+        assert!(big.sub(&tall, 1999).is_err());
+    }
+
+    #[test]
+    fn iter_mut_needs_an_injective_layout() {
+        layout! { pub Bcast = (4,2):(1,0); }
+        let mut d = vec![0u32; 8];
+        let mut t = cute_layout::TensorMut::new(&mut d, Bcast).unwrap();
+        assert!(t.try_iter_mut().is_none());
+        t.for_each_mut(|x| *x += 1);
+        assert_eq!(d[..4], [2, 2, 2, 2]);
+        let mut d = vec![0u32; 40];
+        let mut w = cute_layout::TensorMut::new(&mut d, Mat::new(3, 4, 10).unwrap()).unwrap();
+        let all: Vec<&mut u32> = w.iter_mut().collect();
+        assert_eq!(all.len(), 12);
+    }
+}
