@@ -183,7 +183,14 @@ fn kind_items(target: &Target, parts: Parts) -> TokenStream {
         Runtime::Value(rt) => (quote!(#p::#rt), quote!(0), quote!(0), quote!(0), quote!(1), quote!(false)),
         Runtime::Static { min, max, run, injective } => {
             let (min, max, run) = (signed_lit(*min), lit(*max), lit(*run));
-            (quote!(#p::Layout), quote!(#name::COSIZE), min, max.into_token_stream(), run.into_token_stream(), quote!(#injective))
+            (
+                quote!(#p::Layout),
+                quote!(#name::COSIZE),
+                min,
+                max.into_token_stream(),
+                run.into_token_stream(),
+                quote!(#injective),
+            )
         }
     };
     // SAFETY (of the emitted impl): the constants are the plan's own numbers (for an integer

@@ -179,7 +179,8 @@ pub fn items(target: &Target, plan: &SubPlan) -> TokenStream {
             // The numbers hold for the parent the generator evaluated; a `cfg` can make the
             // name resolve to another item, so the impl checks at compile time that `P` is
             // that layout.
-            let message = format!("`{parent}` is not the layout `{parent_notation}` the sub-layout `{name}` was planned on");
+            let message =
+                format!("`{parent}` is not the layout `{parent_notation}` the sub-layout `{name}` was planned on");
             let check = quote! {
                 #(#shared)*
                 const _: () = ::core::assert!(

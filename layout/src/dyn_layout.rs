@@ -122,7 +122,12 @@ pub mod support {
         /// `values`: every offset `L` computes from `values` for an index below `size` lies
         /// in `min_offset..=max_offset`, and `min_offset <= 0`.
         #[inline]
-        pub const unsafe fn new_unchecked(values: [usize; N], size: usize, min_offset: isize, max_offset: isize) -> Self {
+        pub const unsafe fn new_unchecked(
+            values: [usize; N],
+            size: usize,
+            min_offset: isize,
+            max_offset: isize,
+        ) -> Self {
             Numbers { values, size, min_offset, max_offset, item: PhantomData }
         }
 
@@ -177,7 +182,7 @@ pub mod support {
 
     impl<L, const N: usize> std::fmt::Debug for Numbers<L, N> {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.debug_list().entries(&self.values).finish()
+            f.debug_list().entries(self.values).finish()
         }
     }
 

@@ -76,11 +76,8 @@ impl<const R: usize> RuntimeLayout<R> {
 
     /// The layout of `l`'s flat modes, if [`RuntimeLayout::new`] accepts them.
     pub fn from_layout(l: &Layout) -> Option<Self> {
-        let modes: Option<Vec<(usize, isize)>> = l
-            .flat_modes()
-            .iter()
-            .map(|&(e, d)| Some((usize::try_from(e).ok()?, isize::try_from(d).ok()?)))
-            .collect();
+        let modes: Option<Vec<(usize, isize)>> =
+            l.flat_modes().iter().map(|&(e, d)| Some((usize::try_from(e).ok()?, isize::try_from(d).ok()?))).collect();
         Self::new(&modes?)
     }
 

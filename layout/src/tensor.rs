@@ -630,7 +630,14 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
             return None;
         }
         let (front, back) = (0, self.layout.size());
-        Some(IterMut { data: self.data.as_mut_ptr(), base: self.base, front, back, layout: self.layout, borrow: Default::default() })
+        Some(IterMut {
+            data: self.data.as_mut_ptr(),
+            base: self.base,
+            front,
+            back,
+            layout: self.layout,
+            borrow: Default::default(),
+        })
     }
 
     /// Calls `f` with every element in index order (see [`Tensor::for_each`]).

@@ -3,8 +3,7 @@
 //! with the numbers in, element by element.
 
 use cute_layout::{
-    Tensor, TensorMut, LayoutFn, RuntimeLayout, SliceCoord, SubTensorError, layout, parse_tiler, slice,
-    zipped_divide,
+    LayoutFn, RuntimeLayout, SliceCoord, SubTensorError, Tensor, TensorMut, layout, parse_tiler, slice, zipped_divide,
 };
 
 layout! {
@@ -18,13 +17,7 @@ fn coord(c: &[Option<i64>]) -> SliceCoord {
 }
 
 /// The elements a sub-tensor sees equal those layout-core's sub-layout addresses.
-fn same<L: LayoutFn>(
-    t: &Tensor<'_, u32, RuntimeLayout>,
-    parent: &L,
-    base: usize,
-    sub: &cute_layout::Layout,
-    off: i64,
-) {
+fn same<L: LayoutFn>(t: &Tensor<'_, u32, RuntimeLayout>, parent: &L, base: usize, sub: &cute_layout::Layout, off: i64) {
     let got: Vec<u32> = t.iter().copied().collect();
     let want: Vec<u32> = (0..sub.size()).map(|i| (base as i64 + off + sub.eval(i).unwrap()) as u32).collect();
     assert_eq!(got, want, "{} in {}", sub, parent.to_layout());

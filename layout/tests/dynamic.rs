@@ -127,7 +127,10 @@ mod edges {
                             let (x, y) = (8 * gi + i, 8 * gj + j);
                             assert_eq!(x < m && y < n, i < e[0] && j < e[1], "{m}x{n} tile {k} ({i},{j})");
                             if x < m && y < n {
-                                assert_eq!(t.tile_base(k) as isize + tile.offset_of([i, j]), a.offset_of((x, y)) as isize);
+                                assert_eq!(
+                                    t.tile_base(k) as isize + tile.offset_of([i, j]),
+                                    a.offset_of((x, y)) as isize
+                                );
                                 seen[x + m * y] += 1;
                             }
                         }

@@ -53,7 +53,10 @@ fn creation_checks_the_slice_once() {
         e.to_string(),
         "the slice has 20 elements but the layout `(4,8):(1,4)` addresses offsets 0..=31 (needs 32)"
     );
-    assert_eq!(e, TensorError::TooShort { len: 20, layout: "(4,8):(1,4)".into(), min: 0, max: 31, base: 0, needed: 32 });
+    assert_eq!(
+        e,
+        TensorError::TooShort { len: 20, layout: "(4,8):(1,4)".into(), min: 0, max: 31, base: 0, needed: 32 }
+    );
     // Exactly long enough, and one short.
     assert!(Tensor::new(&data[..32], ColMajor).is_ok());
     assert!(matches!(Tensor::new(&data[..31], RowMajor), Err(TensorError::TooShort { needed: 32, .. })));
