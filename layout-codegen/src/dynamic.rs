@@ -398,7 +398,9 @@ pub fn items(target: &Target, plan: &DynPlan) -> TokenStream {
         // SAFETY (of the emitted impl): the numbers are a `Numbers<Self, _>`, which only `new`
         // makes (its constructor is unsafe, its fields private), with the extremes `extremes`
         // computed from the values the index functions read; the unit run is the extent of a
-        // first coalesced mode of stride 1, and the injectivity test is that of the leaves.
+        // first coalesced mode of stride 1, the injectivity test is that of the leaves, and
+        // `contains` compares each leaf coordinate with the leaf's extent, so a coordinate it
+        // accepts is that of an index, whose `offset_of` is the index's offset.
         #(#shared)*
         #[automatically_derived]
         unsafe impl #private::TrustedLayout for #name {

@@ -84,10 +84,10 @@ pub trait LayoutFn: Copy {
 /// `l.offset(0)`, …, `l.offset(l.size() - 1)` in that order; `l.unit_run()` divides
 /// `l.size()` (when the size is not 0) and `offset(i + j) = offset(i) + j` for every multiple
 /// `i` of it and `j < unit_run()`; `l.for_each_run` visits those runs in order; when
-/// `l.is_injective()` is true, distinct indices below the size have distinct offsets; and
-/// these methods return the same results every time they are called on the same value (no
-/// interior mutability). `offset_of` and `contains` may return anything: tensors check the
-/// offset of a coordinate against `min_offset()..=max_offset()`. The numbers of a layout
+/// `l.is_injective()` is true, distinct indices below the size have distinct offsets; for
+/// every coordinate `c` with `l.contains(c)`, `l.offset_of(c)` is the offset of an index below
+/// the size (so it lies in `min_offset()..=max_offset()`); and these methods return the same
+/// results every time they are called on the same value (no interior mutability). The numbers of a layout
 /// value live in the facade's types with private fields, so safe code cannot change them;
 /// `layout!` implements this trait for its dynamic items, [`StaticLayout`]s have it by their
 /// own contract.
@@ -153,7 +153,10 @@ impl<L: StaticLayout> LayoutFn for L {
 // SAFETY: the contract of `StaticLayout` (which `GeneratedLayout`'s implementor, `layout!`,
 // vouches for): every offset of the domain lies in MIN_OFFSET..=MAX_OFFSET with
 // MIN_OFFSET <= 0, UNIT_RUN starts a unit-stride run at each of its multiples, INJECTIVE is
-// true only for an injective layout, and the functions are constant functions of the type.
+// true only for an injective layout, and the functions are constant functions of the type;
+// `contains` (the generator's comparison of each component with its leaf's extent) holds
+// exactly for the natural coordinates of the domain, whose `offset_of` is `offset` of their
+// index.
 unsafe impl<L: StaticLayout> TrustedLayout for L {
     const __TRUSTED: () = ();
 }

@@ -207,7 +207,8 @@ impl<const R: usize> fmt::Display for RuntimeLayout<R> {
 // c_k < e_k (the last one too, as size = Π e_k), so its offset Σ c_k·d_k lies between those
 // sums, min_offset..=max_offset (<= 0 and >= 0), and the wrapping operations never wrap. The
 // unit run is e_0 when d_0 = 1 (the first mode is contiguous); the injectivity test is that
-// of the modes themselves. The fields are private and never change; the traversal visits
+// of the modes themselves; `contains` holds exactly for c_k < e_k (and 0 past the rank),
+// the coordinates of the indices, whose `offset_of` is that index's offset. The fields are private and never change; the traversal visits
 // the offsets of the indices in colexicographic order, which is index order.
 unsafe impl<const R: usize> TrustedLayout for RuntimeLayout<R> {
     const __TRUSTED: () = ();

@@ -172,15 +172,11 @@ fn not_injective(layout: String) -> ! {
     )
 }
 
-/// The offset of a coordinate of the domain: each component below its extent, and (what
-/// the accesses rely on) the offset in `min_offset()..=max_offset()`.
+/// The offset of a coordinate of the domain (each component below its extent), which lies
+/// in `min_offset()..=max_offset()` by the contract of [`TrustedLayout`].
 #[inline]
 fn checked_offset_of<L: TrustedLayout>(l: &L, coord: L::Coord) -> Option<isize> {
-    if !l.contains(coord) {
-        return None;
-    }
-    let o = l.offset_of(coord).to_isize();
-    (l.min_offset()..=l.max_offset()).contains(&o).then_some(o)
+    l.contains(coord).then(|| l.offset_of(coord).to_isize())
 }
 
 /// A layout whose tensors are the sub-tensors of tensors of layout `P`: `layout!` implements
@@ -352,8 +348,9 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     #[inline]
     pub fn get_at(&self, coord: L::Coord) -> Option<&'a T> {
         let o = checked_offset_of(&self.layout, coord)?;
-        // SAFETY: `o` lies in min_offset()..=max_offset() (checked), so the position is in
-        // the slice by the invariant creation checked.
+        // SAFETY: the coordinate is in the domain (checked), so its offset lies in
+        // min_offset()..=max_offset() (the contract of `TrustedLayout`) and the position is
+        // in the slice by the invariant creation checked.
         Some(unsafe { self.data.get_unchecked(position(self.base, o)) })
     }
 
@@ -599,8 +596,8 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
     #[inline]
     pub fn get_at_mut(&mut self, coord: L::Coord) -> Option<&mut T> {
         let o = checked_offset_of(&self.layout, coord)?;
-        // SAFETY: `o` lies in min_offset()..=max_offset() (checked), so the position is in
-        // the slice by the invariant creation checked.
+        // SAFETY: as in `Tensor::get_at`: a coordinate of the domain has an offset in
+        // min_offset()..=max_offset(), inside the slice by the invariant.
         Some(unsafe { self.data.get_unchecked_mut(position(self.base, o)) })
     }
 
