@@ -89,7 +89,6 @@ pub fn copy_fallback(target: &Target, k: &KernelStandIn) -> TokenStream {
 /// Builds the program from the plan's constants and runs it.
 fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
     let facade = crate::expand::facade();
-    let p = private();
     let program = local("PROGRAM");
     let body = match plan.body {
         CopyBody::Run { len, src, dst } => {
@@ -109,24 +108,26 @@ fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
     let (sb, db) = (isize_lit(plan.src_base), isize_lit(plan.dst_base));
     if let Some(pairs) = plan.unrolled() {
         // Straight-line: the careful person's loop, every offset a constant.
+        let n = pairs.len();
         let pairs = pairs.iter().map(|&(s, d)| {
             let (s, d) = (isize_lit(s), isize_lit(d));
             quote!((#s, #d))
         });
-        let loops_const = local("LOOPS");
         return quote! {
-            const #loops_const: &[#facade::kernels::Loop] = &[#(#loops),*];
-            #p::copy_unrolled!(#src, #dst, #loops_const, #sb, #db, [#(#pairs),*])
+            const #program: #facade::kernels::UnrolledCopy<'static, #n> =
+                #facade::kernels::UnrolledCopy::new(&[#(#loops),*], #sb, #db, [#(#pairs),*]);
+            #facade::kernels::copy_unrolled(#src, #dst, &#program)
         };
     }
     quote! {
-        const #program: #facade::kernels::Program<'static> = #facade::kernels::Program {
-            body: #body,
-            loops: &[#(#loops),*],
-            src_base: #sb,
-            dst_base: #db,
-        };
-        #p::run_copy!(T, #src, #dst, &#program)
+        const #program: #facade::kernels::CopyProgram<'static> =
+            #facade::kernels::CopyProgram::new(#facade::kernels::Program {
+                body: #body,
+                loops: &[#(#loops),*],
+                src_base: #sb,
+                dst_base: #db,
+            });
+        #facade::kernels::copy(#src, #dst, &#program)
     }
 }
 
@@ -136,13 +137,13 @@ fn indexed_loop(item: &CopyItem, src: &Ident, dst: &Ident) -> TokenStream {
     let (s_items, s_ty) = operand_type(&item.src, "Src");
     let (d_items, d_ty) = operand_type(&item.dst, "Dst");
     let i = local("i");
-    let p = private();
+    let facade = crate::expand::facade();
     quote! {
         #s_items
         #d_items
-        for #i in 0..#s_ty::SIZE {
-            #p::copy_element!(#src, #dst, #s_ty::offset(#i) as isize, #d_ty::offset(#i) as isize);
-        }
+        #facade::kernels::copy_indexed(#src, #dst, #s_ty::SIZE, |#i| {
+            (#s_ty::offset(#i) as isize, #d_ty::offset(#i) as isize)
+        })
     }
 }
 

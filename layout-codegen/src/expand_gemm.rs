@@ -65,7 +65,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         {
             let #a = SA::source(#a, #a_min, #a_max, #a_not);
             let #b = SB::source(#b, #b_min, #b_max, #b_not);
-            let #c = SC::dest(#c, #c_min, #c_max, #c_not);
+            let mut #c = SC::dest(#c, #c_min, #c_max, #c_not);
             #body
         }
     }
@@ -127,18 +127,18 @@ fn kernel_loops(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
     let strides = [m.a, k.a, k.b, n.b, m.c, n.c].map(isize_lit);
     let [ars, acs, brs, bcs, crs, ccs] = &strides;
     let small = m.extent <= SMALL && n.extent <= SMALL && k.extent <= SMALL;
-    let (a_at, b_at, c_at) = if loops.is_empty() {
-        (quote!(#a), quote!(#b), quote!(#c))
-    } else {
-        (quote!(#a.wrapping_offset(#ao)), quote!(#b.wrapping_offset(#bo)), quote!(#c.wrapping_offset(#co)))
-    };
+    let facade = crate::expand::facade();
     let mut body = if small {
         quote! {
-            #p::run_small_gemm!(#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs, #alpha, #a_at, #b_at, #beta_here, #c_at);
+            #p::small_gemm::<#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs>(
+                #alpha, &#a, #ao, &#b, #bo, #beta_here, &mut #c, #co,
+            );
         }
     } else {
         quote! {
-            #p::run_gemm!(#t, #mm, #nn, #kk, #alpha, #a_at, #ars, #acs, #b_at, #brs, #bcs, #beta_here, #c_at, #crs, #ccs);
+            #facade::gemm::gemm_views::<#t>(
+                #mm, #nn, #kk, #alpha, &#a, #ao, #ars, #acs, &#b, #bo, #brs, #bcs, #beta_here, &mut #c, #co, #crs, #ccs,
+            );
         }
     };
     for (v, l, _) in loops.iter().rev() {

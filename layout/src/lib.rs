@@ -400,12 +400,9 @@ macro_rules! __impl_layout_traits {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__impl_layout_traits as impl_layout_traits;
-    pub use crate::__run_gemm as run_gemm;
-    pub use crate::__run_small_gemm as run_small_gemm;
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
     pub use crate::small_gemm::small_gemm;
-    pub use crate::{__copy_element as copy_element, __copy_unrolled as copy_unrolled, __run_copy as run_copy};
     pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::{AnyLayout, Value};
     pub use layout_core::{ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, Swizzle, SwizzledLayout};

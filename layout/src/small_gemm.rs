@@ -4,7 +4,8 @@
 //! once per SIMD level (`#[target_feature]` copies), chosen by the cached level of
 //! [`crate::kernels::level`]. No packing, no blocking, no allocation.
 
-use crate::kernels::{Level, level};
+use crate::gemm::{check_operand, reach};
+use crate::kernels::{DstView, Level, SrcView, level};
 
 /// The element types of a GEMM: `f32` and `f64`.
 pub trait SmallScalar:
@@ -44,15 +45,55 @@ mod x86 {
     impl Ymm for f64 {}
 }
 
-/// `C = alpha·A·B + beta·C` with `A(i,p) = a[i·ARS + p·ACS]`, `B(p,j) = b[p·BRS + j·BCS]`,
-/// `C(i,j) = c[i·CRS + j·CCS]`; `beta == 0` does not read C.
+/// `C = alpha·A·B + beta·C` with `A(i,p) = a[a_at + i·ARS + p·ACS]`,
+/// `B(p,j) = b[b_at + p·BRS + j·BCS]`, `C(i,j) = c[c_at + i·CRS + j·CCS]` over `i < M`,
+/// `j < N`, `p < K` (offsets of the views); `beta == 0` does not read C.
+///
+/// # Panics
+/// When some operand's offsets do not lie in its view (the extremes are constants of the
+/// instantiation: one comparison per bound).
+#[inline]
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn small_gemm<
+    T: SmallScalar,
+    const M: usize,
+    const N: usize,
+    const K: usize,
+    const ARS: isize,
+    const ACS: isize,
+    const BRS: isize,
+    const BCS: isize,
+    const CRS: isize,
+    const CCS: isize,
+>(
+    alpha: T,
+    a: &SrcView<'_, T>,
+    a_at: isize,
+    b: &SrcView<'_, T>,
+    b_at: isize,
+    beta: T,
+    c: &mut DstView<'_, T>,
+    c_at: isize,
+) {
+    check_operand("A", (a.lo(), a.hi()), a_at, const { reach(M, K, ARS, ACS) });
+    check_operand("B", (b.lo(), b.hi()), b_at, const { reach(K, N, BRS, BCS) });
+    check_operand("C", (c.lo(), c.hi()), c_at, const { reach(M, N, CRS, CCS) });
+    let (a, b, c) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at), c.as_mut_ptr().wrapping_offset(c_at));
+    // SAFETY: every offset of A, B and C over the tile lies in its view (checked above), and a
+    // view's offsets are inside its borrowed slice; C's view is an exclusive borrow, so it
+    // overlaps neither A nor B.
+    unsafe { small_gemm_unchecked::<T, M, N, K, ARS, ACS, BRS, BCS, CRS, CCS>(alpha, a, b, beta, c) }
+}
+
+/// [`small_gemm`] over pointers to offset 0 of each operand.
 ///
 /// # Safety
 /// Every offset of A, B and C over `i < M`, `j < N`, `p < K` lies inside the allocation its
 /// pointer points into, and C does not overlap A or B.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn small_gemm<
+pub(crate) unsafe fn small_gemm_unchecked<
     T: SmallScalar,
     const M: usize,
     const N: usize,
@@ -613,22 +654,4 @@ unsafe fn body<
             }
         }
     }
-}
-
-/// The call of a small static GEMM a `gemm` item makes. A macro of this crate, so that the
-/// `unsafe` block is not the user's code. Not a public API.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __run_small_gemm {
-    ($t:ty, $m:expr, $n:expr, $k:expr, $ars:expr, $acs:expr, $brs:expr, $bcs:expr, $crs:expr, $ccs:expr,
-     $alpha:expr, $a:expr, $b:expr, $beta:expr, $c:expr) => {
-        // SAFETY: `CopySource::source`/`CopyDest::dest` checked that the arguments cover every
-        // offset of A, B and C, which are exactly the offsets of the extents and strides given
-        // here (the macro's plan of the layouts); C is a `&mut` borrow, so it overlaps nothing.
-        unsafe {
-            $crate::__private::small_gemm::<$t, $m, $n, $k, $ars, $acs, $brs, $bcs, $crs, $ccs>(
-                $alpha, $a, $b, $beta, $c,
-            )
-        }
-    };
 }

@@ -52,6 +52,7 @@ mod portable;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+use crate::kernels::{DstView, SrcView};
 use core::marker::PhantomData;
 use driver::Problem;
 
@@ -61,7 +62,8 @@ mod sealed {
         /// Runs a normalized problem at the level in effect, on this thread.
         ///
         /// # Safety
-        /// The contract of [`gemm`](super::gemm) for the problem's pointers and strides.
+        /// The contract of [`gemm`](super::gemm) for the problem's pointers and strides,
+        /// except that C's offsets need not be distinct (this thread writes them in turn).
         unsafe fn run(p: &super::Problem<Self>, small: bool)
         where
             Self: Sized;
@@ -121,12 +123,52 @@ pub struct MatMut<'a, T> {
 
 /// The smallest and largest offset `i·rs + j·cs` over a `rows × cols` matrix (both extents
 /// non-zero), or `None` on overflow.
-fn offset_range(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
-    let r = isize::try_from(rows - 1).ok()?.checked_mul(rs)?;
-    let c = isize::try_from(cols - 1).ok()?.checked_mul(cs)?;
-    let lo = r.min(0).checked_add(c.min(0))?;
-    let hi = r.max(0).checked_add(c.max(0))?;
-    Some((lo, hi))
+const fn offset_range(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
+    let (r, c) = (rows - 1, cols - 1);
+    if r > isize::MAX as usize || c > isize::MAX as usize {
+        return None;
+    }
+    let (Some(r), Some(c)) = ((r as isize).checked_mul(rs), (c as isize).checked_mul(cs)) else { return None };
+    let (r_lo, r_hi) = if r < 0 { (r, 0) } else { (0, r) };
+    let (c_lo, c_hi) = if c < 0 { (c, 0) } else { (0, c) };
+    match (r_lo.checked_add(c_lo), r_hi.checked_add(c_hi)) {
+        (Some(lo), Some(hi)) => Some((lo, hi)),
+        _ => None,
+    }
+}
+
+/// The smallest and largest offset `i·rs + j·cs` over `i < rows`, `j < cols`; `None` when
+/// the matrix is empty.
+///
+/// # Panics
+/// When an offset overflows `isize` (a compile error where it is a `const`).
+pub(crate) const fn reach(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
+    if rows == 0 || cols == 0 {
+        return None;
+    }
+    match offset_range(rows, cols, rs, cs) {
+        Some(r) => Some(r),
+        None => panic!("a GEMM operand whose offsets overflow isize"),
+    }
+}
+
+/// Panics unless the offsets `at + reach` lie in `view` (`lo..=hi`), the range of operand
+/// `name`'s view.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_operand(name: &str, view: (isize, isize), at: isize, reach: Option<(isize, isize)>) {
+    let Some((min, max)) = reach else { return };
+    match (at.checked_add(min), at.checked_add(max)) {
+        (Some(lo), Some(hi)) if view.0 <= lo && hi <= view.1 => {}
+        _ => operand_outside(name, view, at, (min, max)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn operand_outside(name: &str, view: (isize, isize), at: isize, (min, max): (isize, isize)) -> ! {
+    panic!("gemm: {name} addresses offsets {at} + ({min}..={max}), but its view holds {}..={}", view.0, view.1);
 }
 
 /// Whether every offset of a `rows × cols` matrix with these strides lies in `0..len`.
@@ -367,11 +409,67 @@ pub unsafe fn gemm<T: GemmScalar>(
     c_rs: isize,
     c_cs: isize,
 ) {
+    let p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
+    // SAFETY: the caller's bounds, C's offsets distinct.
+    unsafe { run_problem(p, true) }
+}
+
+/// [`gemm`] over views: element `(i, p)` of A is offset `a_at + i·a_rs + p·a_cs` of `a`,
+/// `(p, j)` of B offset `b_at + p·b_rs + j·b_cs` of `b`, `(i, j)` of C offset
+/// `c_at + i·c_rs + j·c_cs` of `c`. The extremes of each operand (from m, n, k and its
+/// strides) are checked against its view; a C whose strides may map two elements to one
+/// offset runs on one thread.
+///
+/// # Panics
+/// When some operand's offsets do not lie in its view (A and B are checked when `k > 0`,
+/// every operand only when `m, n > 0`).
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_views<T: GemmScalar>(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: T,
+    a: &SrcView<'_, T>,
+    a_at: isize,
+    a_rs: isize,
+    a_cs: isize,
+    b: &SrcView<'_, T>,
+    b_at: isize,
+    b_rs: isize,
+    b_cs: isize,
+    beta: T,
+    c: &mut DstView<'_, T>,
+    c_at: isize,
+    c_rs: isize,
+    c_cs: isize,
+) {
     if m == 0 || n == 0 {
         return;
     }
-    let mut p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
-    if k == 0 || alpha == T::ZERO {
+    check_operand("A", (a.lo(), a.hi()), a_at, reach(m, k, a_rs, a_cs));
+    check_operand("B", (b.lo(), b.hi()), b_at, reach(k, n, b_rs, b_cs));
+    check_operand("C", (c.lo(), c.hi()), c_at, reach(m, n, c_rs, c_cs));
+    let (a, b) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at));
+    let c = c.as_mut_ptr().wrapping_offset(c_at);
+    let p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
+    // SAFETY: every offset of each operand lies in its view (checked above), inside the
+    // view's borrowed slice; C's view is an exclusive borrow, so it overlaps neither A nor B;
+    // the shares of a parallel run write distinct elements only when C's offsets are
+    // distinct, which `injective` proves.
+    unsafe { run_problem(p, injective(m, n, c_rs, c_cs)) }
+}
+
+/// Runs `p`, on rayon's pool when `parallel` and the problem is large.
+///
+/// # Safety
+/// The bounds of [`gemm`] for the problem's pointers and strides, except that C's offsets
+/// need be distinct only when `parallel` (one thread writes an element twice in turn).
+unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
+    if p.m == 0 || p.n == 0 {
+        return;
+    }
+    if p.k == 0 || p.alpha == T::ZERO {
         // SAFETY: C's bound (the caller's).
         unsafe { driver::scale_c(&p) };
         return;
@@ -381,9 +479,11 @@ pub unsafe fn gemm<T: GemmScalar>(
     unsafe { p.normalize() };
     let small = layout_core::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     #[cfg(feature = "rayon")]
-    if !small && par::run(&p) {
+    if parallel && !small && par::run(&p) {
         return;
     }
+    #[cfg(not(feature = "rayon"))]
+    let _ = parallel;
     // SAFETY: the caller's bounds, kept by `normalize`.
     unsafe { T::run(&p, small) }
 }

@@ -328,22 +328,22 @@ masked_avx512!(mask8, mload8_pd, mstore8_pd, f64, __m512d, __mmask8, _mm512_mask
 /// Sign-bit masks for AVX2's `maskload`/`maskstore`: lanes `< n` set.
 static AVX2_MASK: [i64; 8] = [-1, -1, -1, -1, 0, 0, 0, 0];
 
-/// # Safety
-/// None beyond the features (the table is static).
+/// The mask of 32-bit lanes `< n` (all 8 for `n ≥ 8`).
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 fn mask8x32(n: usize) -> __m256i {
-    // SAFETY: `n ≤ 8`: 8 i32 lanes starting at i32 index `8 - n` of the 16 in the table.
-    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().cast::<i32>().add(8 - n).cast()) }
+    let i = 8 - n.min(8);
+    // SAFETY: `i ≤ 8`: 8 i32 lanes starting at i32 index `i` of the 16 in the table.
+    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().cast::<i32>().add(i).cast()) }
 }
 
-/// # Safety
-/// None beyond the features.
+/// The mask of 64-bit lanes `< n` (all 4 for `n ≥ 4`).
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 fn mask4x64(n: usize) -> __m256i {
-    // SAFETY: `n ≤ 4`: 4 i64 lanes starting at index `4 - n` of the 8 in the table.
-    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().add(4 - n).cast()) }
+    let i = 4 - n.min(4);
+    // SAFETY: `i ≤ 4`: 4 i64 lanes starting at index `i` of the 8 in the table.
+    unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().add(i).cast()) }
 }
 
 /// # Safety

@@ -179,10 +179,11 @@ impl<W: Word> Tile<W> for ScalarTile {
 /// driver finishes it with scalar code). The defaults do nothing.
 pub(super) trait Strided<W: Word> {
     /// `d[k] = s[k·ss]` for `k < done`; returns `done ≤ len` (0 when the level has no code
-    /// for the stride). Reads no source point beyond the run's.
+    /// for the stride). Loads whole vectors between the run's points, none beyond its last.
     ///
     /// # Safety
-    /// `s + k·ss` readable and `d + k` writable for `k < len`, not overlapping.
+    /// Every element from `s` to `s + (len - 1)·ss` readable and `d + k` writable for
+    /// `k < len`, not overlapping.
     #[inline(always)]
     unsafe fn gather(_s: *const W, _d: *mut W, _len: usize, _ss: isize) -> usize {
         0
@@ -294,7 +295,9 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             }
         }),
         Body::Run { len, src: ss, dst: ds } => for_each(loops, sb, db, |s, d| {
-            // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest (contract).
+            // SAFETY: `s + k·ss` and `d + k·ds`, `k < len`, are points of the nest, and the
+            // source offsets between the run's first and last point lie between the program's
+            // extremes, all readable (the contract).
             unsafe { strided_run::<W, K>(src.wrapping_offset(s), dst.wrapping_offset(d), len, ss, ds) }
         }),
         Body::Transpose { rows, cols, src_ld, dst_ld } => {
@@ -454,7 +457,9 @@ unsafe fn small_body<W: Word>(src: *const W, dst: *mut W, plan: &Plan<'_>, tile:
 /// (`ss == 1`) for the strides it has, then [`strided_scalar`] for the rest.
 ///
 /// # Safety
-/// `s + k·ss` is readable and `d + k·ds` writable for every `k < len`; they do not overlap.
+/// Every element between `s` and `s + (len - 1)·ss` is readable (a gather loads whole
+/// vectors between the points) and `d + k·ds` writable for every `k < len`; they do not
+/// overlap.
 #[inline(always)]
 unsafe fn strided_run<W: Word, K: Strided<W>>(s: *const W, d: *mut W, len: usize, ss: isize, ds: isize) {
     // SAFETY: the caller's bounds; the SIMD paths copy a prefix `k < done` and touch no other
@@ -476,7 +481,7 @@ unsafe fn strided_run<W: Word, K: Strided<W>>(s: *const W, d: *mut W, len: usize
 /// stores, the pointers stepping by eight strides (no index multiplies in the loop).
 ///
 /// # Safety
-/// As [`strided_run`].
+/// `s + k·ss` is readable and `d + k·ds` writable for every `k < len`; they do not overlap.
 #[inline(always)]
 unsafe fn strided_scalar<W: Word>(mut s: *const W, mut d: *mut W, mut len: usize, ss: isize, ds: isize) {
     // SAFETY: every access is `s + k·ss` / `d + k·ds` with `k < len` of the caller's run;

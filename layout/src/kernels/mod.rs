@@ -1,8 +1,10 @@
 //! Copy kernels: precompiled drivers that run a copy plan (the loop nest and its body) with
 //! SIMD, chosen at run time by [`dispatch`](crate::kernels::dispatch). The code `layout!` emits
-//! for a `copy` item builds a [`Program`](crate::kernels::Program) from constants and calls
-//! [`run`](crate::kernels::run); the big loops live here, compiled at this crate's optimization
-//! level (see KERNELS in the docs).
+//! for a `copy` item builds a [`CopyProgram`](crate::kernels::CopyProgram) from constants and
+//! calls [`copy`](crate::kernels::copy), which checks the program's extremes against the
+//! [`SrcView`](crate::kernels::SrcView) and [`DstView`](crate::kernels::DstView) of its
+//! arguments and runs [`run`](crate::kernels::run); the big loops live here, compiled at this
+//! crate's optimization level (see KERNELS in the docs).
 //!
 //! A program copies `dst[dst_base + Σ c_k·dst_k + body] = src[src_base + Σ c_k·src_k + body]`
 //! for every coordinate `c` of the loop nest, the body doing the innermost one or two modes.
@@ -35,16 +37,20 @@
 //! `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` caps the level (read once);
 //! [`force_level`](crate::kernels::force_level) lowers it from code.
 
+mod checked;
 pub mod dispatch;
 mod driver;
 mod element;
 mod nest;
 mod portable;
+mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use checked::{CopyProgram, Extremes, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_unrolled};
 pub use dispatch::{Level, force_level, level};
 pub use element::{Element, Width};
+pub use view::{DstView, SrcView};
 
 /// One loop of a copy's nest: `extent` iterations, advancing the source by `src` elements and
 /// the destination by `dst` elements per iteration.
@@ -110,13 +116,17 @@ pub struct Program<'a> {
 /// Loops of extent 1 are skipped, loops that continue each other (or the body's run) are
 /// merged, and a program with an empty loop or body copies nothing.
 ///
+/// [`copy`] is the checked form.
+///
 /// # Safety
-/// - Every source offset `src_base + Σ c_k·program.loops[k].src + b` (over every coordinate
-///   `c` of the nest and every offset `b` the body reads: `k·src` for `k < len` of a run,
-///   `r + c·src_ld` for `r < rows`, `c < cols` of a transpose) is inside the allocation `src`
-///   points into, and `src` is valid for reads there.
-/// - Likewise every destination offset (`k·dst` of a run, `r·dst_ld + c` of a transpose) is
-///   inside the allocation `dst` points into, valid for writes.
+/// - With `(min, max)` the source [`Extremes`] of the program ([`Program::extremes`]: the
+///   smallest and largest `src_base + Σ c_k·program.loops[k].src + b` over every coordinate
+///   `c` of the nest and every offset `b` the body reads, `k·src` for `k < len` of a run,
+///   `r + c·src_ld` for `r < rows`, `c < cols` of a transpose), every offset in `min..=max`
+///   is inside the allocation `src` points into and valid for reads (the AVX-512 gathers load
+///   whole vectors between the points of a run).
+/// - Every offset between the destination extremes is inside the allocation `dst` points
+///   into and valid for writes (only the program's points are written).
 /// - The source and destination regions do not overlap.
 /// - Both pointers are aligned for `T`.
 #[inline]
@@ -144,18 +154,6 @@ pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>)
             Width::W8 => run_w8(src.cast(), dst.cast(), program),
         }
     }
-}
-
-/// Calls `f(src_offset, dst_offset)` at every point of the loop nest `loops` (innermost
-/// first; every extent at least 1) from `(src_base, dst_base)`, innermost fastest: the walk
-/// the code `layout!` emits for a small straight-line body runs in. Not a public API.
-#[doc(hidden)]
-#[inline(always)]
-pub fn for_each_point(loops: &[Loop], src_base: isize, dst_base: isize, f: impl FnMut(isize, isize)) {
-    if loops.iter().any(|l| l.extent == 0) {
-        return;
-    }
-    nest::for_each(loops, src_base, dst_base, f);
 }
 
 macro_rules! width_entry {

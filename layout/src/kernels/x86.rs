@@ -549,7 +549,8 @@ impl Strided<u64> for Avx2W8 {}
 macro_rules! strided_avx512 {
     ($k:ty, $w:ty, $l:literal, $mask:ty, $gather:ident, $scatter:ident, $perm:ident, $mperm:ident, $mstore:ident) => {
         impl Strided<$w> for $k {
-            // SAFETY contract: `Strided::gather`'s (the run's `len` points are inside both allocations).
+            // SAFETY contract: `Strided::gather`'s (the source between the run's first and last point
+            // and the destination's `len` points are inside the allocations).
             #[inline(always)]
             unsafe fn gather(s: *const $w, d: *mut $w, len: usize, ss: isize) -> usize {
                 // SAFETY: the caller's bounds; only the AVX-512 entries use this tile.
@@ -582,7 +583,8 @@ macro_rules! strided_avx512 {
         /// at or before the run's last point; returns how many were copied.
         ///
         /// # Safety
-        /// `s + k·S` readable and `d + k` writable for `k < len`; the CPU has AVX-512.
+        /// Every element from `s` to `s + (len - 1)·S` readable and `d + k` writable for
+        /// `k < len`; the CPU has AVX-512.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
         unsafe fn $gather<const S: usize>(s: *const $w, d: *mut $w, len: usize) -> usize {
             // Lane `i` of the output is element `i·S` of the `S·L` loaded: vector `i·S / L`,

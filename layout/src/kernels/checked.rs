@@ -1,0 +1,274 @@
+//! The safe copy entries: each takes views and a program, compares the program's extremes
+//! (the smallest and largest source and destination offset, closed-form over the loop nest
+//! and the body) with the views' ranges, and only then runs the unchecked kernel.
+
+use super::nest::for_each;
+use super::view::{DstView, SrcView};
+use super::{Body, Element, Loop, Program, run};
+
+/// The smallest and largest offset a copy reads (`src`) and writes (`dst`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Extremes {
+    /// `(min, max)` of the source offsets.
+    pub src: (isize, isize),
+    /// `(min, max)` of the destination offsets.
+    pub dst: (isize, isize),
+}
+
+/// `r + (0..extent)·stride`: the range of `o + c·stride` over `o` in `r` and `c < extent`
+/// (`extent ≥ 1`).
+///
+/// # Panics
+/// When a bound overflows `isize`.
+const fn widen(r: (isize, isize), extent: usize, stride: isize) -> (isize, isize) {
+    assert!(extent - 1 <= isize::MAX as usize, "a copy whose offsets overflow isize");
+    let Some(t) = ((extent - 1) as isize).checked_mul(stride) else { panic!("a copy whose offsets overflow isize") };
+    let (lo, hi) = if t < 0 { (t, 0) } else { (0, t) };
+    match (r.0.checked_add(lo), r.1.checked_add(hi)) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        _ => panic!("a copy whose offsets overflow isize"),
+    }
+}
+
+/// The extremes of `base + body + Σ c_k·stride_k` over the points `c` of the nest `loops`;
+/// `None` when some loop is empty.
+///
+/// # Panics
+/// When a bound overflows `isize`.
+const fn over_nest(loops: &[Loop], src_base: isize, dst_base: isize, body: Extremes) -> Option<Extremes> {
+    let (Some(s0), Some(s1), Some(d0), Some(d1)) = (
+        src_base.checked_add(body.src.0),
+        src_base.checked_add(body.src.1),
+        dst_base.checked_add(body.dst.0),
+        dst_base.checked_add(body.dst.1),
+    ) else {
+        panic!("a copy whose offsets overflow isize")
+    };
+    let (mut src, mut dst) = ((s0, s1), (d0, d1));
+    let mut k = 0;
+    while k < loops.len() {
+        let l = loops[k];
+        if l.extent == 0 {
+            return None;
+        }
+        src = widen(src, l.extent, l.src);
+        dst = widen(dst, l.extent, l.dst);
+        k += 1;
+    }
+    Some(Extremes { src, dst })
+}
+
+impl Program<'_> {
+    /// The smallest and largest offset the program reads and writes: `src_base` plus the
+    /// body's offsets plus `Σ c_k·loops[k].src` over the nest, likewise for the destination
+    /// (O(number of loops)); `None` when it copies nothing (an empty loop or body).
+    ///
+    /// # Panics
+    /// When an offset overflows `isize`.
+    pub const fn extremes(&self) -> Option<Extremes> {
+        let body = match self.body {
+            Body::Run { len, src, dst } => {
+                if len == 0 {
+                    return None;
+                }
+                Extremes { src: widen((0, 0), len, src), dst: widen((0, 0), len, dst) }
+            }
+            Body::Transpose { rows, cols, src_ld, dst_ld } => {
+                if rows == 0 || cols == 0 {
+                    return None;
+                }
+                Extremes {
+                    src: widen(widen((0, 0), rows, 1), cols, src_ld),
+                    dst: widen(widen((0, 0), rows, dst_ld), cols, 1),
+                }
+            }
+        };
+        over_nest(self.loops, self.src_base, self.dst_base, body)
+    }
+}
+
+/// A [`Program`] with its [`Extremes`], computed by [`CopyProgram::new`] (the fields are
+/// private, so they are always the program's). In emitted code it is a `const`, so the
+/// extremes are constants and [`copy`]'s check is one comparison per bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CopyProgram<'a> {
+    program: Program<'a>,
+    extremes: Option<Extremes>,
+}
+
+impl<'a> CopyProgram<'a> {
+    /// The program with its extremes.
+    ///
+    /// # Panics
+    /// When an offset of the program overflows `isize` (a compile error in a `const`).
+    pub const fn new(program: Program<'a>) -> Self {
+        CopyProgram { program, extremes: program.extremes() }
+    }
+
+    /// The program.
+    pub const fn program(&self) -> &Program<'a> {
+        &self.program
+    }
+
+    /// Its extremes (`None`: it copies nothing).
+    pub const fn extremes(&self) -> Option<Extremes> {
+        self.extremes
+    }
+}
+
+/// Panics unless the views hold the extremes.
+#[inline(always)]
+#[track_caller]
+fn check<T>(src: &SrcView<'_, T>, dst: &DstView<'_, T>, e: &Extremes) {
+    if !(src.covers(e.src.0, e.src.1) && dst.covers(e.dst.0, e.dst.1)) {
+        outside((src.lo(), src.hi()), (dst.lo(), dst.hi()), e);
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(src: (isize, isize), dst: (isize, isize), e: &Extremes) -> ! {
+    panic!(
+        "copy: the program reads offsets {}..={} and writes {}..={}, but the source view holds {}..={} and the \
+         destination view {}..={}",
+        e.src.0, e.src.1, e.dst.0, e.dst.1, src.0, src.1, dst.0, dst.1
+    );
+}
+
+/// Runs `program` from `src` to `dst` ([`run`], checked): `dst[D] = src[S]` for every offset
+/// pair of the program, at the SIMD level in effect.
+///
+/// # Panics
+/// When the program's [`Extremes`] do not lie in the views.
+#[inline]
+#[track_caller]
+pub fn copy<T: Element>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, program: &CopyProgram<'_>) {
+    let Some(e) = &program.extremes else { return };
+    check(&src, &dst, e);
+    // SAFETY: every offset the program reads lies in `e.src` and every offset it writes in
+    // `e.dst` (`CopyProgram::new` computed them from this program), which lie in the views
+    // (checked above); a view holds every offset of its range inside its borrowed slice, so
+    // the whole range between the extremes is readable (what `run` asks of the source) and
+    // writable; a shared and an exclusive borrow do not overlap; slices are aligned.
+    unsafe { run(src.as_ptr(), dst.as_mut_ptr(), &program.program) }
+}
+
+/// The most points of a body [`copy_unrolled`] emits straight-line (layout-core's
+/// `UNROLL_POINTS`).
+pub const UNROLL_MAX: usize = 64;
+
+/// A small body copied straight-line at every point of a loop nest: at each point `(s, d)`
+/// of `loops` from `(src_base, dst_base)`, `dst[d + pd] = src[s + ps]` for each pair
+/// `(ps, pd)` in order; with its [`Extremes`] computed by [`UnrolledCopy::new`] (private
+/// fields, as [`CopyProgram`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnrolledCopy<'a, const N: usize> {
+    loops: &'a [Loop],
+    src_base: isize,
+    dst_base: isize,
+    pairs: [(isize, isize); N],
+    extremes: Option<Extremes>,
+}
+
+impl<'a, const N: usize> UnrolledCopy<'a, N> {
+    /// The body `pairs` inside the nest `loops` (innermost first) from the bases.
+    ///
+    /// # Panics
+    /// When `N > UNROLL_MAX` or an offset overflows `isize` (a compile error in a `const`).
+    pub const fn new(loops: &'a [Loop], src_base: isize, dst_base: isize, pairs: [(isize, isize); N]) -> Self {
+        assert!(N <= UNROLL_MAX, "a straight-line copy body of more than UNROLL_MAX points");
+        let extremes = if N == 0 {
+            None
+        } else {
+            let mut body = Extremes { src: (pairs[0].0, pairs[0].0), dst: (pairs[0].1, pairs[0].1) };
+            let mut k = 1;
+            while k < N {
+                let (s, d) = pairs[k];
+                body.src = (if s < body.src.0 { s } else { body.src.0 }, if s > body.src.1 { s } else { body.src.1 });
+                body.dst = (if d < body.dst.0 { d } else { body.dst.0 }, if d > body.dst.1 { d } else { body.dst.1 });
+                k += 1;
+            }
+            over_nest(loops, src_base, dst_base, body)
+        };
+        UnrolledCopy { loops, src_base, dst_base, pairs, extremes }
+    }
+
+    /// Its extremes (`None`: it copies nothing).
+    pub const fn extremes(&self) -> Option<Extremes> {
+        self.extremes
+    }
+}
+
+/// Expands `$body` once per listed value, `$v` bound to it as a `usize` constant.
+macro_rules! unroll {
+    ($v:ident in [$($n:literal)*] $body:block) => {
+        $( { const $v: usize = $n; $body } )*
+    };
+}
+
+/// Runs `plan` from `src` to `dst`: one statement per pair with constant offsets (the
+/// program is a `const` in emitted code), inside the loop nest.
+///
+/// # Panics
+/// When the plan's [`Extremes`] do not lie in the views.
+#[inline(always)]
+#[track_caller]
+pub fn copy_unrolled<T: Element, const N: usize>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, plan: &UnrolledCopy<'_, N>) {
+    let Some(e) = &plan.extremes else { return };
+    check(&src, &dst, e);
+    let (s0, d0) = (src.as_ptr(), dst.as_mut_ptr());
+    let pairs = &plan.pairs;
+    for_each(plan.loops, plan.src_base, plan.dst_base, |s, d| {
+        let (s, d) = (s0.wrapping_offset(s), d0.wrapping_offset(d));
+        unroll!(K in [
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+        ] {
+            if K < N {
+                let (ps, pd) = pairs[K];
+                // SAFETY: `(s, d)` is a point of the nest from the bases and `(ps, pd)` a pair
+                // of the body, so the sums lie in the extremes `UnrolledCopy::new` computed
+                // from these loops, bases and pairs, which lie in the views (checked above);
+                // a shared and an exclusive borrow do not overlap.
+                unsafe { *d.offset(pd) = *s.offset(ps) };
+            }
+        });
+    });
+}
+
+/// `dst[d] = src[s]` for `(s, d) = offsets(i)`, `i < size`, in order: the copy of layouts
+/// without a common plan (swizzled, F2, or without a common refinement), each offset checked.
+///
+/// # Panics
+/// When an offset lies outside its view (the elements before index `i` are copied).
+#[inline]
+#[track_caller]
+pub fn copy_indexed<T: Element>(
+    src: SrcView<'_, T>,
+    mut dst: DstView<'_, T>,
+    size: usize,
+    mut offsets: impl FnMut(usize) -> (isize, isize),
+) {
+    let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr());
+    for i in 0..size {
+        let (s, d) = offsets(i);
+        if !(src.covers(s, s) && dst.covers(d, d)) {
+            outside_at(i, s, d, (src.lo(), src.hi()), (dst.lo(), dst.hi()));
+        }
+        // SAFETY: `s` and `d` lie in the views (checked above), whose offsets are inside
+        // their borrowed slices; a shared and an exclusive borrow do not overlap.
+        unsafe { *dp.offset(d) = *sp.offset(s) };
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside_at(i: usize, s: isize, d: isize, src: (isize, isize), dst: (isize, isize)) -> ! {
+    panic!(
+        "copy: index {i} reads offset {s} and writes {d}, but the source view holds {}..={} and the destination \
+         view {}..={}",
+        src.0, src.1, dst.0, dst.1
+    );
+}

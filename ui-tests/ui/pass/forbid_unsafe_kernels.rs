@@ -1,0 +1,46 @@
+//! `layout!` in a crate that forbids `unsafe`: a copy run by the precompiled kernels, a
+//! straight-line copy, an indexed copy, a small static GEMM and a large GEMM compile and run,
+//! over slices and tensors (issue 21: the emitted code calls only safe, checked entries).
+#![forbid(unsafe_code)]
+
+use cute_layout::{Tensor, TensorMut, layout};
+
+layout! {
+    pub ColMajor = (64,64):(1,64);
+    pub RowMajor = (64,64):(64,1);
+    /// A 64x64 transpose: the precompiled kernels.
+    pub fn transpose = copy(ColMajor, RowMajor);
+    /// Table 2's gather: a 3x2 body straight-line at each of 16 points.
+    pub fn gather = copy(((2,3,2),16):((42,1,128),256), (12,16):(1,12));
+    /// A swizzled destination: one element at a time.
+    pub fn swizzled = copy((8,8):(8,1), Sw<2,0,3> o (8,8):(8,1));
+    pub fn small = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
+    pub fn large = gemm(f64, (40,40):(1,40), (40,40):(40,1), (40,40):(1,40));
+}
+
+fn main() {
+    let src: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    let mut dst = vec![0f32; 4096];
+    transpose(&src, &mut dst);
+    assert_eq!(dst[1], 64.0);
+    let s = Tensor::new(&src, ColMajor).unwrap();
+    let mut d = TensorMut::new(&mut dst, RowMajor).unwrap();
+    transpose(&s, &mut d);
+
+    let table: Vec<u32> = (0..4096).collect();
+    let mut out = vec![0u32; 12 * 16];
+    gather(&table, &mut out);
+    assert_eq!(out[1], 42);
+
+    let mut sw = [0u16; 64];
+    swizzled(&[7u16; 64], &mut sw);
+    assert!(sw.iter().all(|&x| x == 7));
+
+    let mut c = [0f32; 16];
+    small(1.0, &[1.0; 16], &[1.0; 16], 0.0, &mut c);
+    assert_eq!(c, [4.0; 16]);
+
+    let mut c = vec![0f64; 1600];
+    large(1.0, &vec![1.0; 1600], &vec![1.0; 1600], 0.0, &mut c);
+    assert!(c.iter().all(|&x| x == 40.0));
+}
