@@ -175,6 +175,16 @@ mod tests {
     }
 
     #[test]
+    fn a_symbol_one_edit_from_an_item_is_an_error() {
+        let errors = errors_of("pub TILE_A = (16,48):(1,16);\npub D = logical_divide(TILE_B, [8:1, _]);");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("`TILE_B` is no item") && errors[0].contains("did you mean the item `TILE_A`"));
+        // Short symbols and names further away stay symbols.
+        assert!(errors_of("pub A = (8,8):(1,8);\npub D = (M,N):(1,M);").is_empty());
+        assert!(errors_of("pub TILE_A = (8,8):(1,8);\npub D = (TILE,N):(1,TILE);").is_empty());
+    }
+
+    #[test]
     fn the_facade_is_restored_after_a_panic() {
         let unwound = std::panic::catch_unwind(|| expand::with_facade(quote!(::elsewhere), || panic!("inside")));
         assert!(unwound.is_err());
