@@ -71,8 +71,7 @@ fn edge_grid_lines(g: &layout_core::dynamic::EdgeGrid) -> String {
     for k in 0..g.count().min(EDGE_TILES_LISTED) {
         let coord: Vec<String> = g.tile_coord(k).iter().map(i64::to_string).collect();
         let tile = g.tile(k);
-        let full: i64 = g.modes.iter().map(|m| m.2).product();
-        let partial = if tile.size() < full { "  partial" } else { "" };
+        let partial = if g.tile_extent(k).iter().zip(&g.modes).any(|(&e, m)| e < m.2) { "  partial" } else { "" };
         out.push_str(&format!("\n  tile {k} ({}) at offset {}: {tile}{partial}", coord.join(","), g.tile_base(k)));
     }
     if g.count() > EDGE_TILES_LISTED {

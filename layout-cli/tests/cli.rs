@@ -138,6 +138,41 @@ fn batch_answers_every_line_in_order() {
 }
 
 #[test]
+fn batch_survives_long_chains_and_bad_facts() {
+    let mut input = String::new();
+    for chain in [vec!["1"; 20_000].join("*"), vec!["M"; 20_000].join("*"), vec!["8"; 20_000].join("/")] {
+        input.push_str(&chain);
+        input.push('\n');
+    }
+    input.push_str("logical_divide((M,N):(1,M), [8:1,8:1]) where M % 0 == 0\n");
+    input.push_str("logical_divide((M,N):(1,M), [8:1,8:1]) where M % -1 == 0\n");
+    input.push_str("4:1\n");
+    let o = with_stdin(&["eval", "--batch"], input.as_bytes());
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert!(lines[..3].iter().all(|l| l.starts_with("error: expression nested deeper than 128 levels")), "{lines:?}");
+    assert!(lines[3..5].iter().all(|l| l.contains("the modulus must be positive")), "{lines:?}");
+    assert_eq!(lines[5], "4:1");
+}
+
+#[test]
+fn edge_tiles_with_a_huge_tile_are_one_tile() {
+    let o = layout(&[
+        "eval",
+        "--let",
+        "M=16",
+        "--let",
+        "N=8",
+        "local_tile_edge((M,N):(1,M), [9223372036854775807:1, 8:1])",
+    ]);
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("1 tiles (1 x 1) over (16,8):(1,16)"), "{}", stdout(&o));
+}
+
+#[test]
 fn svg_writes_the_file() {
     let dir = std::env::temp_dir().join(format!("layout-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

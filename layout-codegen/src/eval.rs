@@ -327,6 +327,13 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
             };
             cx.error(expr.error_at(span.start, span.end, message));
             ok = false;
+        } else if let Some(item) = misspelled_item(name, scope) {
+            let message = format!(
+                "`{name}` is no item of this `layout!`, so it would be a symbol (a run-time extent); did you mean \
+                 the item `{item}`? (to mean a symbol, pick a name that is not one edit from an item's)"
+            );
+            cx.error(expr.error_at(span.start, span.end, message));
+            ok = false;
         } else if is_symbol_name(name) && !scope.later.is_empty() {
             // A symbol: a run-time extent or stride.
         } else if is_symbol_name(name) {
@@ -354,6 +361,18 @@ pub fn check_names(ast: &Expr, expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
         }
     }
     ok
+}
+
+/// An earlier item one edit from `name`, a would-be symbol of at least three characters
+/// (shorter symbols, `M` beside an item `A`, are one edit from many names).
+fn misspelled_item<'a>(name: &str, scope: &'a Scope) -> Option<&'a str> {
+    if !is_symbol_name(name) || name.chars().count() < 3 {
+        return None;
+    }
+    let mut earlier: Vec<(&str, usize)> =
+        scope.later.iter().filter(|&(_, &k)| k < scope.here).map(|(n, &k)| (n.as_str(), k)).collect();
+    earlier.sort_by_key(|&(_, k)| k);
+    earlier.into_iter().map(|(n, _)| n).find(|n| layout_core::notation::edit_distance(name, n) == 1)
 }
 
 /// Reports calls of unknown operations, with the closest known names as a `help:`.

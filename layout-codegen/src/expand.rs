@@ -27,12 +27,19 @@ thread_local! {
     static FACADE: std::cell::RefCell<Option<TokenStream>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Runs `f` with `path` as the facade's path (the facade's `layout!` passes `$crate`).
+/// Runs `f` with `path` as the facade's path (the facade's `layout!` passes `$crate`); the
+/// previous path is restored when `f` returns or unwinds, so no token of this invocation
+/// outlives it in the thread-local.
 pub fn with_facade<R>(path: TokenStream, f: impl FnOnce() -> R) -> R {
-    let previous = FACADE.with(|c| c.replace(Some(path)));
-    let r = f();
-    FACADE.with(|c| *c.borrow_mut() = previous);
-    r
+    struct Restore(Option<TokenStream>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            FACADE.with(|c| *c.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(FACADE.with(|c| c.replace(Some(path))));
+    f()
 }
 
 /// The path of the facade crate: the one set by [`with_facade`], else `::cute_layout`.

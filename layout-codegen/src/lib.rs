@@ -47,8 +47,26 @@ pub fn expand_with_facade(facade: TokenStream, input: TokenStream) -> TokenStrea
 /// Expands the input of one `layout!` invocation, naming the facade `::cute_layout` unless
 /// [`expand_with_facade`] says otherwise. Never panics: every problem becomes a
 /// `compile_error!` at the tokens responsible, emitted before the items (and, for failed
-/// items, before stand-ins of the same names).
+/// items, before stand-ins of the same names); an internal panic becomes one
+/// `compile_error!` at the invocation.
 pub fn expand(input: TokenStream) -> TokenStream {
+    guarded(|| expand_unguarded(input))
+}
+
+/// `f()`, or one `compile_error!` at the invocation when it panics.
+fn guarded(f: impl FnOnce() -> TokenStream) -> TokenStream {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        let message = format!("internal error in `layout!` (please report it with this input): {what}");
+        syn::Error::new(Span::call_site(), message).into_compile_error()
+    })
+}
+
+fn expand_unguarded(input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let parsed = ast::parse_input(input, &mut cx);
     match parsed {
@@ -116,4 +134,60 @@ pub fn expand_expr_pretty(text: &str, name: &str) -> Result<String, String> {
     let tokens = expand_expr(text, name)?;
     let file = syn::parse2::<syn::File>(tokens).map_err(|e| e.to_string())?;
     Ok(prettyplease::unparse(&file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_one_compile_error() {
+        let out = guarded(|| panic!("boom")).to_string();
+        assert!(out.starts_with(":: core :: compile_error !"), "{out}");
+        assert!(out.contains("internal error in `layout!`") && out.contains("boom"), "{out}");
+    }
+
+    /// The messages of the `compile_error!`s of an expansion.
+    fn errors_of(input: &str) -> Vec<String> {
+        let out = expand(input.parse().expect("tokens")).to_string();
+        out.split("compile_error ! {").skip(1).map(|e| e.split('}').next().unwrap_or("").to_string()).collect()
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic_or_a_stack_overflow() {
+        let cases = [
+            ("pub A = logical_divide((M,N):(1,M), [8:1,8:1]) where M % 0 == 0;", "the modulus must be positive"),
+            ("pub A = logical_divide((M,N):(1,M), [8:1,8:1]) where M % -1 == 0;", "the modulus must be positive"),
+            ("pub A = (M,N):(1,LD) where LD >= M, M > LD;", "the facts contradict each other"),
+            ("pub A = local_tile_edge((M,N):(1,M), [9223372036854775807:1, 8:1]);", ""),
+        ];
+        for (input, wanted) in cases {
+            let errors = errors_of(input);
+            assert!(errors.iter().all(|e| !e.contains("internal error")), "{input}: {errors:?}");
+            assert_eq!(wanted.is_empty(), errors.is_empty(), "{input}: {errors:?}");
+            assert!(errors.iter().all(|e| e.contains(wanted)), "{input}: {errors:?}");
+        }
+        for chain in [vec!["1"; 20_000].join("*"), vec!["M"; 20_000].join("*"), vec!["8"; 20_000].join("/")] {
+            let errors = errors_of(&format!("pub A = ({chain}):1;"));
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert!(errors[0].contains("nested deeper than 128 levels"), "{errors:?}");
+        }
+    }
+
+    #[test]
+    fn a_symbol_one_edit_from_an_item_is_an_error() {
+        let errors = errors_of("pub TILE_A = (16,48):(1,16);\npub D = logical_divide(TILE_B, [8:1, _]);");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("`TILE_B` is no item") && errors[0].contains("did you mean the item `TILE_A`"));
+        // Short symbols and names further away stay symbols.
+        assert!(errors_of("pub A = (8,8):(1,8);\npub D = (M,N):(1,M);").is_empty());
+        assert!(errors_of("pub TILE_A = (8,8):(1,8);\npub D = (TILE,N):(1,TILE);").is_empty());
+    }
+
+    #[test]
+    fn the_facade_is_restored_after_a_panic() {
+        let unwound = std::panic::catch_unwind(|| expand::with_facade(quote!(::elsewhere), || panic!("inside")));
+        assert!(unwound.is_err());
+        assert_eq!(expand::facade().to_string(), quote!(::cute_layout).to_string());
+    }
 }

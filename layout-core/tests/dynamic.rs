@@ -237,6 +237,47 @@ fn expansion_time_decisions() {
     assert!(evaluate_dynamic("logical_divide((8,8):(1,8), [M:1,_])").is_err());
 }
 
+#[test]
+fn facts_are_checked_at_expansion_time() {
+    let e = |text: &str| evaluate_dynamic(text).expect_err(text).to_string();
+    let tiled = "logical_divide((M,N):(1,LD), [8:1,8:1])";
+    for modulus in ["0", "-1", "-8", "-N"] {
+        let m = e(&format!("{tiled} where M % {modulus} == 0"));
+        assert!(m.contains("the modulus must be positive"), "{m}");
+    }
+    let m = e(&format!("{tiled} where LD >= M, M > LD"));
+    assert!(m.contains("the facts contradict each other: `M > LD` is false when `LD >= M`"), "{m}");
+    let m = e(&format!("{tiled} where M > LD, LD >= M"));
+    assert!(m.contains("contradict"), "{m}");
+    let m = e(&format!("{tiled} where M >= 2*LD, LD > M"));
+    assert!(m.contains("contradict"), "{m}");
+    let m = e(&format!("{tiled} where M < 1"));
+    assert!(m.contains("the fact `1 > M` is false for every value"), "{m}");
+    // Facts that agree are fine; a condition a fact rules out names it.
+    assert!(evaluate_dynamic(&format!("{tiled} where LD >= M, LD > M")).is_ok());
+    let m = e(&format!("{tiled} where N >= 1, M <= 4"));
+    assert!(m.contains("`M % 8 == 0` is false for every value of the symbols allowed by `4 >= M`"), "{m}");
+    assert!(!m.contains("N >= 1"), "{m}");
+    // A condition false without any fact names none.
+    let m = e("logical_divide((M,6):(1,LD), [_,4:1]) where M <= 4");
+    assert!(m.contains("symbols: logical_divide"), "{m}");
+}
+
+#[test]
+fn edge_tiles_near_the_limits() {
+    use layout_core::dynamic::local_tile_edge;
+    let a = evaluate_dynamic("(M,N):(1,M)").unwrap();
+    for t in [i64::MAX, i64::MAX - 3] {
+        let e = local_tile_edge(&a, &layout_core::parse_tiler(&format!("[{t}:1,8:1]")).unwrap()).unwrap();
+        let g = e.substitute(&|s| Some(if s == "M" { 16 } else { 8 })).unwrap();
+        assert_eq!((g.grid(), g.count()), (vec![1, 1], 1));
+        assert_eq!(g.tile_extent(0), [16, 8]);
+        let s = evaluate_dynamic("(100,N):(1,100)").unwrap();
+        let e = local_tile_edge(&s, &layout_core::parse_tiler(&format!("[{t}:1,8:1]")).unwrap()).unwrap();
+        assert!(e.to_string().ends_with("1 x ceil(N/8) of them"), "{e}");
+    }
+}
+
 /// Edges: `local_tile_edge` against brute force at every tile and every element of the full
 /// tile (which exists exactly when its coordinate in A is inside A's extent), every element
 /// of A in exactly one tile, and the static `zipped_divide` when the tiles divide A.

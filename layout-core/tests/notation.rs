@@ -29,6 +29,21 @@ fn parse_errors_point_at_the_token() {
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let text = "(".repeat(10_000) + &")".repeat(10_000);
     assert!(at(&text).1.contains("nested deeper"));
+    // A chain of operators nests the tree as deeply as brackets do.
+    for factor in ["1", "M", "8"] {
+        for op in ["*", "/"] {
+            let text = vec![factor; 20_000].join(op);
+            let (token, message) = at(&text);
+            assert_eq!(token, op, "{message}");
+            assert!(message.contains("nested deeper than 128"), "{message}");
+            let e = layout_core::dynamic::evaluate_dynamic(&text).expect_err(&text).to_string();
+            assert!(e.contains("nested deeper"), "{e}");
+        }
+    }
+    // Brackets and operators count together.
+    let text = "(".repeat(100) + &vec!["2"; 60].join("*") + &")".repeat(100);
+    assert!(at(&text).1.contains("nested deeper"));
+    assert_eq!(evaluate(&vec!["2"; 60].join("*")).map(|v| v.to_string()), Ok((1i64 << 60).to_string()));
 }
 
 #[test]

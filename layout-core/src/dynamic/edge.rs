@@ -157,7 +157,7 @@ impl fmt::Display for EdgeTiles {
             .modes
             .iter()
             .map(|m| match (m.extent.as_int(), m.tile) {
-                (Some(n), t) => ((n + t - 1) / t).to_string(),
+                (Some(n), t) => tiles_along(n, t).to_string(),
                 (None, 1) => m.extent.to_string(),
                 (None, t) => format!("ceil({}/{t})", m.extent),
             })
@@ -173,6 +173,11 @@ impl fmt::Display for EdgeTiles {
     }
 }
 
+/// `⌈n/t⌉` for `n, t >= 1`, without the overflow of `n + t - 1`.
+fn tiles_along(n: i64, t: i64) -> i64 {
+    (n - 1) / t + 1
+}
+
 /// An edge tiling with the numbers in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeGrid {
@@ -185,7 +190,7 @@ pub struct EdgeGrid {
 impl EdgeGrid {
     /// The number of tiles along each mode, `⌈n_i/t_i⌉`.
     pub fn grid(&self) -> Vec<i64> {
-        self.modes.iter().map(|&(n, _, t)| (n + t - 1) / t).collect()
+        self.modes.iter().map(|&(n, _, t)| tiles_along(n, t)).collect()
     }
 
     /// The number of tiles.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::layout::{self as dl, DynLayout, SymTuple};
-use super::solve::Cond;
+use super::solve::{Cond, Solver};
 use super::symint::SymInt;
 use super::{DynError, is_symbol_name};
 use crate::notation::{Env, Expr, ExprError, ExprKind, Span, Value, evaluate_expr, parse};
@@ -102,7 +102,13 @@ fn parse_fact(text: &str) -> Result<Cond, String> {
             if rhs != "0" {
                 return Err(help());
             }
-            return Ok(Cond::divides(side(x)?, side(k)?));
+            let (x, k) = (side(x)?, side(k)?);
+            if k.is_zero() || k.is_negative() {
+                return Err(format!(
+                    "`{x} % {k} == 0` is not a fact: the modulus must be positive (`{x} % 8 == 0` says that 8 divides {x})"
+                ));
+            }
+            return Ok(Cond::divides(x, k));
         }
         // `a == b` as the two comparisons is not supported: a fact is one condition.
         return Err(format!("{}; an equality fixes the value: use a static number instead", help()));
@@ -242,11 +248,12 @@ pub fn evaluate_dynamic_value(text: &str) -> Result<DynOutput, ExprError> {
     }
 }
 
-/// The symbols in order of first appearance; every fact must name only those.
+/// The symbols in order of first appearance; every fact must name only those, and no fact
+/// may be false for every value allowed by the facts before it.
 fn check_facts(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<Vec<String>, ExprError> {
     let mut order = Vec::new();
     symbol_order(e, env, denv, &mut order);
-    for f in facts {
+    for (i, f) in facts.iter().enumerate() {
         for s in f.symbols() {
             if !order.iter().any(|o| o == s) {
                 return Err(ExprError::Type {
@@ -255,16 +262,32 @@ fn check_facts(e: &Expr, env: &Env, denv: &DynEnv, facts: &[Cond]) -> Result<Vec
                 });
             }
         }
+        let before = &facts[..i];
+        let solver = Solver { conds: before.iter().map(stated).collect() };
+        if solver.prove(f) == Some(false) {
+            let message = match solver.refuted_by(f).as_slice() {
+                [] => format!("the fact `{f}` is false for every value of the symbols (symbols are positive)"),
+                given => format!("the facts contradict each other: `{f}` is false when {}", quoted(given)),
+            };
+            return Err(ExprError::Type { span: e.span, message });
+        }
     }
     Ok(order)
 }
 
+/// A fact as a condition.
+fn stated(f: &Cond) -> super::Condition {
+    super::Condition { cond: f.clone(), kind: super::CondKind::Fact, why: "stated in `where`".into() }
+}
+
+/// `` `a` `` or `` `a`, `b` ``.
+pub(super) fn quoted(conds: &[Cond]) -> String {
+    conds.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" and ")
+}
+
 /// The facts first (they are checked first at run time), then the other conditions.
 fn with_facts_first(facts: &[Cond], rest: Vec<super::Condition>) -> Vec<super::Condition> {
-    let mut conds: Vec<_> = facts
-        .iter()
-        .map(|f| super::Condition { cond: f.clone(), kind: super::CondKind::Fact, why: "stated in `where`".into() })
-        .collect();
+    let mut conds: Vec<_> = facts.iter().map(stated).collect();
     for c in rest {
         if !conds.contains(&c) {
             conds.push(c);

@@ -277,7 +277,13 @@ impl DynLayout {
     pub fn require(&mut self, cond: Cond, why: impl FnOnce() -> String) -> Result<(), DynError> {
         match self.solver().prove(&cond) {
             Some(true) => Ok(()),
-            Some(false) => Err(DynError::Never { cond: cond.to_string(), why: why() }),
+            Some(false) => {
+                let given = match self.solver().refuted_by(&cond).as_slice() {
+                    [] => String::new(),
+                    facts => format!(" allowed by {}", super::eval::quoted(facts)),
+                };
+                Err(DynError::Never { cond: cond.to_string(), given, why: why() })
+            }
             None => {
                 let c = Condition { cond, kind: CondKind::Required, why: why() };
                 if !self.conds.contains(&c) {

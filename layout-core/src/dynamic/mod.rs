@@ -56,10 +56,12 @@ pub fn is_symbol_name(n: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum DynError {
     /// A condition that no value of the symbols satisfies.
-    #[error("`{cond}` is false for every value of the symbols: {why}")]
+    #[error("`{cond}` is false for every value of the symbols{given}: {why}")]
     Never {
         /// The condition, over the symbols.
         cond: String,
+        /// ` allowed by `F`` when the facts F rule it out, else empty.
+        given: String,
         /// Why no value satisfies it.
         why: String,
     },

@@ -139,6 +139,9 @@ impl Solver {
         let mut b = Bounds { lo: 1, hi: None, div: 1 };
         for c in &self.conds {
             let c = &c.cond;
+            if c.b.is_zero() {
+                continue;
+            }
             let r = c.a.div(&c.b);
             let (n, d) = r.coef();
             if r.powers().len() != 1 || r.powers().get(s).is_none() || n <= 0 {
@@ -197,6 +200,22 @@ impl Solver {
         n % d == 0
     }
 
+    /// The facts without which `c` (refuted) would no longer be refuted; every fact when no
+    /// single one is responsible but some together are; empty when no fact is needed.
+    pub fn refuted_by(&self, c: &Cond) -> Vec<Cond> {
+        let facts = || self.conds.iter().enumerate().filter(|(_, k)| k.kind == CondKind::Fact);
+        let without = |i: usize| Solver {
+            conds: self.conds.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, k)| k.clone()).collect(),
+        };
+        let all_gone = Solver { conds: self.conds.iter().filter(|k| k.kind != CondKind::Fact).cloned().collect() };
+        if all_gone.prove(c) == Some(false) {
+            return Vec::new();
+        }
+        let needed: Vec<Cond> =
+            facts().filter(|&(i, _)| without(i).prove(c) != Some(false)).map(|(_, k)| k.cond.clone()).collect();
+        if needed.is_empty() { facts().map(|(_, k)| k.cond.clone()).collect() } else { needed }
+    }
+
     /// Proves (`Some(true)`), refutes (`Some(false)`) or cannot decide a condition.
     pub fn prove(&self, c: &Cond) -> Option<bool> {
         match c.rel {
@@ -215,7 +234,7 @@ impl Solver {
                 if self.integral(&r) {
                     return Some(true);
                 }
-                for k in self.conds.iter().filter(|k| k.cond.rel == Rel::Divides) {
+                for k in self.conds.iter().filter(|k| k.cond.rel == Rel::Divides && !k.cond.b.is_zero()) {
                     let known = k.cond.a.div(&k.cond.b);
                     if self.integral(&r.div(&known)) {
                         return Some(true);
@@ -263,9 +282,17 @@ impl Solver {
                         continue;
                     }
                     let known = ka.div(kb);
+                    let known_strict = k.cond.rel == Rel::Gt;
+                    // r = (r / known) · known with known >= 1 (> 1 when strict).
                     match above(self.extreme(&r.div(&known), false)) {
                         Some(Greater) => return Some(true),
-                        Some(Equal) if !strict || k.cond.rel == Rel::Gt => return Some(true),
+                        Some(Equal) if !strict || known_strict => return Some(true),
+                        _ => {}
+                    }
+                    // r <= (r · known) / known: refuted when r · known is at most 1.
+                    match above(self.extreme(&r.mul(&known), true)) {
+                        Some(Less) => return Some(false),
+                        Some(Equal) if strict || known_strict => return Some(false),
                         _ => {}
                     }
                 }

@@ -48,6 +48,16 @@ fn negate(v: i64, span: Span) -> Result<i64, ExprError> {
     v.checked_neg().ok_or_else(|| ExprError::Parse { span, message: format!("`-({v})` does not fit in 64 bits") })
 }
 
+/// The error past [`MAX_DEPTH`]: every pass over the tree recurses at most that deep.
+fn too_deep(span: Span) -> ExprError {
+    ExprError::Parse {
+        span,
+        message: format!(
+            "expression nested deeper than {MAX_DEPTH} levels (each bracket and each `*` or `/` of a chain is a level)"
+        ),
+    }
+}
+
 fn describe(t: &Tok) -> String {
     match t {
         Tok::Int(v) => format!("integer `{v}`"),
@@ -99,11 +109,7 @@ impl Parser<'_> {
 
     fn expr_inner(&mut self) -> Result<Expr, ExprError> {
         if self.depth > MAX_DEPTH {
-            let span = self.peek().map_or(self.eof_span(), |t| t.span);
-            return Err(ExprError::Parse {
-                span,
-                message: format!("expression nested deeper than {MAX_DEPTH} levels"),
-            });
+            return Err(too_deep(self.peek().map_or(self.eof_span(), |t| t.span)));
         }
         let first = self.term()?;
         if !self.at_word("o") {
@@ -145,11 +151,23 @@ impl Parser<'_> {
         Ok(lhs)
     }
 
-    /// `atom (("*" | "/") atom)*`, left-associative: `8*M`, `M/8`, `3*M/8/N`.
+    /// `atom (("*" | "/") atom)*`, left-associative: `8*M`, `M/8`, `3*M/8/N`. Each operator
+    /// nests the tree one level deeper and counts against [`MAX_DEPTH`].
     fn product(&mut self) -> Result<Expr, ExprError> {
+        let depth = self.depth;
+        let e = self.product_inner();
+        self.depth = depth;
+        e
+    }
+
+    fn product_inner(&mut self) -> Result<Expr, ExprError> {
         let mut lhs = self.atom()?;
-        while self.at('*') || self.at('/') {
-            let op = if self.at('*') { '*' } else { '/' };
+        while let Some(t) = self.peek().filter(|t| t.tok == Tok::Punct('*') || t.tok == Tok::Punct('/')).cloned() {
+            let op = if t.tok == Tok::Punct('*') { '*' } else { '/' };
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return Err(too_deep(t.span));
+            }
             self.pos += 1;
             let rhs = self.atom()?;
             let span = lhs.span.join(rhs.span);
