@@ -79,7 +79,8 @@ pub fn small_gemm<
     check_operand("A", (a.lo(), a.hi()), a_at, const { reach(M, K, ARS, ACS) });
     check_operand("B", (b.lo(), b.hi()), b_at, const { reach(K, N, BRS, BCS) });
     check_operand("C", (c.lo(), c.hi()), c_at, const { reach(M, N, CRS, CCS) });
-    let (a, b, c) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at), c.as_mut_ptr().wrapping_offset(c_at));
+    let (a, b, c) =
+        (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at), c.as_mut_ptr().wrapping_offset(c_at));
     // SAFETY: every offset of A, B and C over the tile lies in its view (checked above), and a
     // view's offsets are inside its borrowed slice; C's view is an exclusive borrow, so it
     // overlaps neither A nor B.

@@ -4,8 +4,7 @@
 #![forbid(unsafe_code)]
 
 use cute_layout::kernels::{
-    self, Body, CopyProgram, DstView, Extremes, Loop, Program, SrcView, UnrolledCopy, copy, copy_indexed,
-    copy_unrolled,
+    self, Body, CopyProgram, DstView, Extremes, Loop, Program, SrcView, UnrolledCopy, copy, copy_indexed, copy_unrolled,
 };
 use cute_layout::{CopyDest, CopySource, layout};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -16,8 +15,12 @@ fn panic_of(f: impl FnOnce()) -> String {
     e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap()
 }
 
-const RUN: Program<'static> =
-    Program { body: Body::Run { len: 8, src: 1, dst: 1 }, loops: &[Loop { extent: 4, src: 8, dst: 8 }], src_base: 0, dst_base: 0 };
+const RUN: Program<'static> = Program {
+    body: Body::Run { len: 8, src: 1, dst: 1 },
+    loops: &[Loop { extent: 4, src: 8, dst: 8 }],
+    src_base: 0,
+    dst_base: 0,
+};
 
 #[test]
 fn extremes_are_closed_form_over_the_nest_and_body() {
@@ -56,12 +59,8 @@ fn a_forged_program_is_checked() {
     // The attack of issue 21: a program that reaches 60 elements past a 4-element slice.
     let src = vec![1u64; 4];
     let mut dst = vec![0u64; 4];
-    let forged = CopyProgram::new(Program {
-        body: Body::Run { len: 1, src: 1, dst: 1 },
-        loops: &[],
-        src_base: 0,
-        dst_base: 60,
-    });
+    let forged =
+        CopyProgram::new(Program { body: Body::Run { len: 1, src: 1, dst: 1 }, loops: &[], src_base: 0, dst_base: 60 });
     let m = panic_of(|| copy(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &forged));
     assert!(m.contains("writes 60..=60"), "{m}");
     // Negative offsets before the origin are outside too.
@@ -84,7 +83,11 @@ fn forged_unrolled_pairs_are_checked() {
     let src = vec![7i32; 6];
     let mut dst = vec![0i32; 6];
     const LOOPS: &[Loop] = &[Loop { extent: 3, src: 2, dst: 2 }];
-    copy_unrolled(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &const { UnrolledCopy::new(LOOPS, 0, 0, [(0, 1), (1, 0)]) });
+    copy_unrolled(
+        SrcView::new(&src, 0),
+        DstView::new(&mut dst, 0),
+        &const { UnrolledCopy::new(LOOPS, 0, 0, [(0, 1), (1, 0)]) },
+    );
     assert_eq!(dst, [7; 6]);
     let forged = UnrolledCopy::new(LOOPS, 0, 0, [(0, 0), (0, 60)]);
     let m = panic_of(|| copy_unrolled(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &forged));

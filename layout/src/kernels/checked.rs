@@ -214,7 +214,11 @@ macro_rules! unroll {
 /// When the plan's [`Extremes`] do not lie in the views.
 #[inline(always)]
 #[track_caller]
-pub fn copy_unrolled<T: Element, const N: usize>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, plan: &UnrolledCopy<'_, N>) {
+pub fn copy_unrolled<T: Element, const N: usize>(
+    src: SrcView<'_, T>,
+    mut dst: DstView<'_, T>,
+    plan: &UnrolledCopy<'_, N>,
+) {
     let Some(e) = &plan.extremes else { return };
     check(&src, &dst, e);
     let (s0, d0) = (src.as_ptr(), dst.as_mut_ptr());
