@@ -417,3 +417,12 @@ fn matmul_shape_mismatch() {
         MatMut::from_slice(&mut c, 2, 2, 1, 2),
     );
 }
+
+#[test]
+fn an_empty_matrix_view_is_accepted() {
+    let mut empty: [f32; 0] = [];
+    let m = cute_layout::gemm::MatMut::from_slice(&mut empty, 0, 62, 1, 0);
+    let _ = m;
+    let r = cute_layout::gemm::MatRef::from_slice(&[] as &[f64], 62, 0, 0, 1);
+    let _ = r;
+}

@@ -185,7 +185,8 @@ fn fits(len: usize, rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
 /// Whether distinct elements of a `rows × cols` matrix have distinct offsets (a sufficient
 /// test: the larger stride steps over the whole extent of the smaller one).
 fn injective(rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
-    if rows <= 1 && cols <= 1 {
+    // An empty matrix has no two elements to collide.
+    if rows == 0 || cols == 0 || (rows <= 1 && cols <= 1) {
         return true;
     }
     if rows <= 1 {
