@@ -173,7 +173,7 @@ layout! {
 /// A user's own source: it can only hand out views of slices it really borrows.
 struct Mine(Vec<u32>);
 
-impl<'m> CopySource<u32, Src> for &'m Mine {
+impl CopySource<u32, Src> for &Mine {
     fn source<'s>(self, _: isize, _: isize, _: &'static str) -> SrcView<'s, u32>
     where
         Self: 's,
@@ -195,7 +195,7 @@ fn a_user_copy_source_cannot_reach_past_its_slice() {
 /// A user's own destination for a GEMM item, too short.
 struct Out(Vec<f32>);
 
-impl<'m> CopyDest<f32, cute_layout::__private::InlineLayout> for &'m mut Out {
+impl CopyDest<f32, cute_layout::__private::InlineLayout> for &mut Out {
     fn dest<'s>(self, _: isize, _: isize, _: &'static str) -> DstView<'s, f32>
     where
         Self: 's,
