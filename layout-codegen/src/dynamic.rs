@@ -5,7 +5,7 @@
 //! those of static layouts with the dynamic extents and strides read from fields: a static
 //! inner mode of 8 is still a shift and a mask.
 
-use layout_core::dynamic::{Cond, CondKind, DynLayout, Rel, SymInt, SymTuple};
+use layout_core::dynamic::{Cond, CondKind, DynLayout, Factor, Rel, SymInt, SymSum, SymTuple};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -149,23 +149,45 @@ fn value(v: &DVal, plan: &DynPlan) -> TokenStream {
     }
 }
 
-/// `__p::mono(num, den, &[up…], &[down…])` over the constructor's locals.
+/// `__p::mono(num, den, &[up…], &[down…])` over the constructor's locals; with sums among
+/// the factors, `__p::mono_sums(num, den, &[up…], &[down…], &[sums up…], &[sums down…])`,
+/// each sum `__p::sum(&[(coefficient, &[symbols…]), …])`.
 fn mono(v: &SymInt, p: &TokenStream) -> TokenStream {
     let (num, den) = v.coef();
     let (num, den) = (Literal::i128_unsuffixed(num), Literal::i128_unsuffixed(den));
     let mut up = Vec::new();
     let mut down = Vec::new();
-    for (s, &e) in v.powers() {
-        let f = field_of_symbol(s);
+    let mut sums_up = Vec::new();
+    let mut sums_down = Vec::new();
+    for (f, &e) in v.powers() {
+        let (value, ups, downs) = match f {
+            Factor::Symbol(s) => (field_of_symbol(s).into_token_stream(), &mut up, &mut down),
+            Factor::Sum(s) => (sum_value(s, p), &mut sums_up, &mut sums_down),
+        };
         for _ in 0..e.unsigned_abs() {
             if e > 0 {
-                up.push(f.clone());
+                ups.push(value.clone());
             } else {
-                down.push(f.clone());
+                downs.push(value.clone());
             }
         }
     }
-    quote!(#p::mono(#num, #den, &[#(#up),*], &[#(#down),*]))
+    if sums_up.is_empty() && sums_down.is_empty() {
+        quote!(#p::mono(#num, #den, &[#(#up),*], &[#(#down),*]))
+    } else {
+        quote!(#p::mono_sums(#num, #den, &[#(#up),*], &[#(#down),*], &[#(#sums_up),*], &[#(#sums_down),*]))
+    }
+}
+
+/// `__p::sum(&[(coefficient, &[symbols…]), …])`: the value of a sum (`W-2`), `None` on
+/// overflow.
+fn sum_value(s: &SymSum, p: &TokenStream) -> TokenStream {
+    let terms = s.terms().iter().map(|(c, powers)| {
+        let c = Literal::i128_unsuffixed(*c);
+        let fields = powers.iter().flat_map(|(s, e)| std::iter::repeat_n(field_of_symbol(s), *e as usize));
+        quote!((#c, &[#(#fields),*]))
+    });
+    quote!(#p::sum(&[#(#terms),*]))
 }
 
 /// The struct, its constructor and index functions, and the trait impls.

@@ -41,6 +41,46 @@ pub mod support {
         Some((n, d))
     }
 
+    /// The value of a sum `Σ c·Π v` (the terms' coefficients and symbol values), `None` on
+    /// overflow.
+    #[inline]
+    pub fn sum(terms: &[(i128, &[usize])]) -> Option<i128> {
+        let mut acc: i128 = 0;
+        for &(c, vs) in terms {
+            let mut t = c;
+            for &v in vs {
+                t = t.checked_mul(i128::try_from(v).ok()?)?;
+            }
+            acc = acc.checked_add(t)?;
+        }
+        Some(acc)
+    }
+
+    /// A monomial whose factors include sums: [`mono`] times the sums `up` over the sums
+    /// `down`, as a fraction `(num, den)` with `den > 0`; `None` on overflow, when a sum is
+    /// `None` or when a sum it divides by is 0.
+    #[inline]
+    pub fn mono_sums(
+        num: i128,
+        den: i128,
+        up: &[usize],
+        down: &[usize],
+        sums_up: &[Option<i128>],
+        sums_down: &[Option<i128>],
+    ) -> Option<(i128, i128)> {
+        let (mut n, mut d) = mono(num, den, up, down)?;
+        for s in sums_up {
+            n = n.checked_mul((*s)?)?;
+        }
+        for s in sums_down {
+            d = d.checked_mul((*s)?)?;
+        }
+        if d == 0 {
+            return None;
+        }
+        if d < 0 { Some((n.checked_neg()?, d.checked_neg()?)) } else { Some((n, d)) }
+    }
+
     /// `a % b == 0` (a/b is an integer).
     #[inline]
     pub fn divides(a: Option<(i128, i128)>, b: Option<(i128, i128)>) -> bool {

@@ -68,8 +68,8 @@ fn split_where(text: &str) -> (&str, Option<&str>) {
     (text, None)
 }
 
-/// Parses facts `M % 8 == 0, LD >= M, M <= 4096, N > 1` (`==`, `>=`, `>`, `<=`, `<` between
-/// products and quotients of symbols and integers; `X % k == 0`). `offset` is added to the
+/// Parses facts `M % 8 == 0, LD >= M, M <= 4096, N > 1, Q+2 <= W` (`==`, `>=`, `>`, `<=`, `<`
+/// between sums, products and quotients of symbols and integers; `X % k == 0`). `offset` is added to the
 /// spans of errors.
 pub fn parse_facts(text: &str, offset: usize) -> Result<Vec<Cond>, ExprError> {
     let mut out = Vec::new();
@@ -90,7 +90,7 @@ fn parse_fact(text: &str) -> Result<Cond, String> {
     let help = || {
         let shown = squeezed.replace("==", " == ").replace(">=", " >= ").replace("<=", " <= ").replace('%', " % ");
         format!(
-            "`{shown}` is not a fact: write `X % 8 == 0`, `LD >= M`, `M > 7`, `M <= 4096` (products and quotients of symbols and integers)"
+            "`{shown}` is not a fact: write `X % 8 == 0`, `LD >= M`, `M > 7`, `M <= 4096`, `Q+2 <= W` (sums, products and quotients of symbols and integers)"
         )
     };
     let side = |s: &str| -> Result<SymInt, String> {
@@ -122,22 +122,33 @@ fn parse_fact(text: &str) -> Result<Cond, String> {
     Err(help())
 }
 
-/// A product or quotient of integers and symbols as a symbolic integer.
+/// Integers and symbols combined with `*`, `/`, `+` and `-` (and parentheses) as a symbolic
+/// integer.
 fn sym_of(e: &Expr) -> Option<SymInt> {
     match &e.kind {
         ExprKind::Int(v) => Some(SymInt::int(*v)),
         ExprKind::Name(n) if is_symbol_name(n) => Some(SymInt::sym(n)),
-        ExprKind::Arith { lhs, op, rhs } => {
-            let (a, b) = (sym_of(lhs)?, sym_of(rhs)?);
-            if *op == '*' {
-                Some(a.mul(&b))
-            } else if b.is_zero() {
-                None
-            } else {
-                Some(a.div(&b))
-            }
-        }
+        ExprKind::Tuple(items) if items.len() == 1 => sym_of(&items[0]),
+        ExprKind::Arith { lhs, op, rhs } => arith(&sym_of(lhs)?, *op, &sym_of(rhs)?).ok(),
         _ => None,
+    }
+}
+
+/// `a op b` over symbolic integers, or why not.
+fn arith(a: &SymInt, op: char, b: &SymInt) -> Result<SymInt, String> {
+    let sum = |r: Option<SymInt>| {
+        r.ok_or_else(|| {
+            format!(
+                "`{a} {op} {b}` has no form over symbols: the numbers overflow, or a side divides by a sum (`M/(W-2)`)"
+            )
+        })
+    };
+    match op {
+        '*' => Ok(a.mul(b)),
+        '+' => sum(a.add(b)),
+        '-' => sum(a.sub(b)),
+        _ if b.is_zero() => Err("division by zero".into()),
+        _ => Ok(a.div(b)),
     }
 }
 
@@ -374,7 +385,7 @@ impl Cx<'_> {
             ExprKind::Name(n) => Ok(match self.denv.get(n) {
                 Some(l) => {
                     let mut l = l.clone();
-                    self.with_facts(&mut l);
+                    self.with_facts(&mut l, e.span)?;
                     DynValue::Layout(l)
                 }
                 None => DynValue::Int(SymInt::sym(n)),
@@ -382,13 +393,7 @@ impl Cx<'_> {
             ExprKind::Arith { lhs, op, rhs } => {
                 let a = self.int(lhs)?;
                 let b = self.int(rhs)?;
-                if *op == '*' {
-                    Ok(DynValue::Int(a.mul(&b)))
-                } else if b.is_zero() {
-                    Err(err(e.span, "division by zero"))
-                } else {
-                    Ok(DynValue::Int(a.div(&b)))
-                }
+                arith(&a, *op, &b).map(DynValue::Int).map_err(|m| err(e.span, m))
             }
             ExprKind::Tuple(items) => {
                 let leaves = items.iter().map(|i| self.tuple(i)).collect::<Result<Vec<_>, _>>()?;
@@ -398,7 +403,7 @@ impl Cx<'_> {
                 let shape = self.tuple(s)?;
                 let stride = self.tuple(d)?;
                 let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(e.span, x))?;
-                self.with_facts(&mut l);
+                self.with_facts(&mut l, e.span)?;
                 Ok(DynValue::Layout(l))
             }
             ExprKind::Tiler(_) => Err(err(
@@ -410,19 +415,35 @@ impl Cx<'_> {
         }
     }
 
-    fn with_facts(&self, l: &mut DynLayout) {
+    /// Assumes the facts; a sum whose positivity they prove no longer needs its own check,
+    /// one they refute is an error.
+    fn with_facts(&self, l: &mut DynLayout, span: Span) -> Result<(), ExprError> {
         for f in self.facts {
             if !l.conds.iter().any(|c| &c.cond == f) {
                 l.assume(f.clone());
             }
         }
+        l.recheck_positivity().map_err(|x| dyn_err(span, x))
     }
 
     fn int(&self, e: &Expr) -> Result<SymInt, ExprError> {
         match self.eval(e)? {
             DynValue::Int(v) => Ok(v),
             DynValue::Static(Value::Tuple(crate::IntTuple::Int(v))) => Ok(SymInt::int(v)),
-            v => Err(err(e.span, format!("`*` and `/` take integers and symbols, found {}", v.kind()))),
+            // `(x)` groups: `(W-2)/8`.
+            DynValue::Tuple(SymTuple::Tuple(v)) if matches!(v.as_slice(), [SymTuple::Leaf(_)]) => match &v[0] {
+                SymTuple::Leaf(x) => Ok(x.clone()),
+                SymTuple::Tuple(_) => Err(err(e.span, "expected an integer")),
+            },
+            DynValue::Static(Value::Tuple(crate::IntTuple::Tuple(v)))
+                if matches!(v.as_slice(), [crate::IntTuple::Int(_)]) =>
+            {
+                match v[0] {
+                    crate::IntTuple::Int(x) => Ok(SymInt::int(x)),
+                    crate::IntTuple::Tuple(_) => Err(err(e.span, "expected an integer")),
+                }
+            }
+            v => Err(err(e.span, format!("`*`, `/`, `+` and `-` take integers and symbols, found {}", v.kind()))),
         }
     }
 
@@ -441,19 +462,19 @@ impl Cx<'_> {
             DynValue::Tuple(t) => {
                 let stride = t.compact_col_major();
                 let mut l = DynLayout::new(t, stride).map_err(|x| dyn_err(span, x))?;
-                self.with_facts(&mut l);
+                self.with_facts(&mut l, span)?;
                 Ok(l)
             }
             DynValue::Int(v) => {
                 let mut l =
                     DynLayout::new(SymTuple::Leaf(v), SymTuple::Leaf(SymInt::int(1))).map_err(|x| dyn_err(span, x))?;
-                self.with_facts(&mut l);
+                self.with_facts(&mut l, span)?;
                 Ok(l)
             }
             DynValue::Static(v) => match v.into_layout() {
                 Ok(l) => {
                     let mut l = DynLayout::from_layout(&l);
-                    self.with_facts(&mut l);
+                    self.with_facts(&mut l, span)?;
                     Ok(l)
                 }
                 Err(m) => Err(err(span, m)),
@@ -654,7 +675,7 @@ impl Cx<'_> {
                 let shape = self.tuple(&args[0])?;
                 let stride = self.tuple(&args[1])?;
                 let mut l = DynLayout::new(shape, stride).map_err(|x| dyn_err(span, x))?;
-                self.with_facts(&mut l);
+                self.with_facts(&mut l, span)?;
                 Ok(DynValue::Layout(l))
             }
             Op::Get => {

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use super::solve::{Cond, CondKind, Condition, Solver};
-use super::symint::SymInt;
+use super::solve::{Cond, CondKind, Condition, Rel, Solver};
+use super::symint::{SymInt, SymSum};
 use super::{DynError, DynamicError};
 use crate::complement::complement_modes;
 use crate::int_tuple::IntTuple;
@@ -157,7 +157,9 @@ pub struct DynLayout {
 type Flat = Vec<(SymInt, SymInt)>;
 
 impl DynLayout {
-    /// `shape:stride`; the shape's extents must be positive.
+    /// `shape:stride`; the shape's extents must be positive. A sum among the factors of an
+    /// extent or a stride (`W-2`) must be positive too: a condition, unless it is proved or
+    /// refuted (an error) here.
     pub fn new(shape: SymTuple, stride: SymTuple) -> Result<DynLayout, DynError> {
         if !shape.congruent(&stride) {
             return Err(DynError::Layout(crate::LayoutError::NotCongruent {
@@ -173,7 +175,62 @@ impl DynLayout {
         let mut symbols = Vec::new();
         shape.symbols_into(&mut symbols);
         stride.symbols_into(&mut symbols);
-        Ok(DynLayout { shape, stride, conds: Vec::new(), symbols })
+        let mut l = DynLayout { shape, stride, conds: Vec::new(), symbols };
+        for (what, leaves) in [("extent", l.shape.leaves()), ("stride", l.stride.leaves())] {
+            for leaf in leaves {
+                for sum in leaf.sums() {
+                    l.require_positive(sum, || {
+                        let also = if what == "stride" { "; a negative stride is written `-(…)`" } else { "" };
+                        if leaf.as_sum().is_some() {
+                            format!("the {what} {leaf} must be positive{also}")
+                        } else {
+                            format!("the sum {sum} in the {what} {leaf} must be positive{also}")
+                        }
+                    })?;
+                }
+            }
+        }
+        Ok(l)
+    }
+
+    /// Requires a sum to be positive (`W-2 > 0`): proved, refuted, or a run-time check.
+    pub(super) fn require_positive(&mut self, sum: &SymSum, why: impl FnOnce() -> String) -> Result<(), DynError> {
+        self.require(Cond::gt(SymInt::of_sum(sum), SymInt::int(0)), why)
+    }
+
+    /// Rechecks the positivity conditions of sums with the facts: one they prove is dropped
+    /// (`W >= 3` proves `W-2 > 0`; the constructor checks the facts first), one they refute is
+    /// an error.
+    pub(super) fn recheck_positivity(&mut self) -> Result<(), DynError> {
+        let mut k = 0;
+        while k < self.conds.len() {
+            let c = &self.conds[k];
+            let positivity = c.kind == CondKind::Required
+                && c.cond.rel == Rel::Gt
+                && c.cond.b.is_zero()
+                && c.cond.a.as_sum().is_some();
+            if !positivity {
+                k += 1;
+                continue;
+            }
+            let others = Solver {
+                conds: self.conds.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, c)| c.clone()).collect(),
+            };
+            match others.prove(&c.cond) {
+                Some(true) => {
+                    self.conds.remove(k);
+                }
+                Some(false) => {
+                    let given = match others.refuted_by(&c.cond).as_slice() {
+                        [] => String::new(),
+                        facts => format!(" allowed by {}", super::eval::quoted(facts)),
+                    };
+                    return Err(DynError::Never { cond: c.cond.to_string(), given, why: c.why.clone() });
+                }
+                None => k += 1,
+            }
+        }
+        Ok(())
     }
 
     /// A static layout as a dynamic one.
@@ -765,40 +822,38 @@ pub fn slice(a: &DynLayout, c: &SliceCoord) -> Result<DynLayout, DynError> {
     Ok(a.with(s, d))
 }
 
-/// `cosize(L) = 1 + Σ (s_i - 1)·max(d_i, 0)` over symbols, when it is one product of
-/// symbols and integers (`(M,N):(1,M)` has cosize `M*N`); a sum such as `M + LD*N - LD`
-/// (`(M,N):(1,LD)`) has no form in the notation and is an error.
+/// `1 + Σ (s_i - 1)·max(d_i, 0)` over symbols (`(M,N):(1,M)` has cosize `M*N`,
+/// `(M,N):(1,LD)` the sum `LD*N+M-LD`); an error on overflow or where a stride divides by a
+/// sum (no expansion).
 pub fn cosize(l: &DynLayout) -> Result<SymInt, DynError> {
-    let mut terms = vec![SymInt::int(1)];
-    for (s, d) in l.flat_modes().into_iter().filter(|(_, d)| d.coef().0 > 0) {
-        terms.push(s.mul(&d));
-        terms.push(d.scale(-1));
-    }
-    match combine(terms).as_slice() {
-        [one] if one.coef().0 > 0 => Ok(one.clone()),
-        sum => {
-            let shown: Vec<String> = sum.iter().map(SymInt::to_string).collect();
-            Err(DynError::Other(format!(
-                "cosize: the cosize of `{l}` is `{}`, a sum, which the notation writes only as a product of symbols",
-                shown.join(" + ").replace("+ -", "- ")
-            )))
-        }
-    }
+    cosize_sum(l, true).ok_or_else(|| {
+        DynError::Other(format!(
+            "cosize: the cosize of `{l}` has no form over symbols (the numbers overflow, or a stride divides by a sum)"
+        ))
+    })
 }
 
-/// The cosize `1 + Σ (s_i - 1)·d_i` of a layout with non-negative strides, when it is one
-/// monomial (`(M,N):(1,M)` has cosize `M*N`).
-fn cosize_monomial(l: &DynLayout) -> Option<SymInt> {
-    let mut terms = vec![SymInt::int(1)];
+/// `1 + Σ (s_i - 1)·d_i`, over the positive strides only with `positive_only`: added up,
+/// expanded and factored again.
+fn cosize_sum(l: &DynLayout, positive_only: bool) -> Option<SymInt> {
+    let mut acc = SymInt::int(1);
     for (s, d) in l.flat_modes() {
-        terms.push(s.mul(&d));
-        terms.push(d.scale(-1));
+        if positive_only && d.coef().0 <= 0 {
+            continue;
+        }
+        acc = acc.add(&s.sub(&SymInt::int(1))?.mul(&d))?;
     }
-    match combine(terms).as_slice() {
-        [] => Some(SymInt::int(0)),
-        [one] if one.coef().0 > 0 => Some(one.clone()),
-        _ => None,
-    }
+    Some(acc)
+}
+
+/// The cosize `1 + Σ (s_i - 1)·d_i` of a layout with non-negative strides, when it is a
+/// product of symbols and of sums the layout has (`(M,N):(1,M)` has cosize `M*N`,
+/// `(W-2,H):(1,W-2)` has `H*(W-2)`).
+fn cosize_monomial(l: &DynLayout) -> Option<SymInt> {
+    let c = cosize_sum(l, false)?;
+    let leaves: Vec<SymInt> = l.shape.leaves().into_iter().chain(l.stride.leaves()).collect();
+    let known = |s: &SymSum| leaves.iter().any(|x| x.sums().any(|t| t == s));
+    (c.coef().0 >= 0 && c.sums().all(known)).then_some(c)
 }
 
 /// Sorts modes by their stride (insertion sort), every comparison decided by the solver of
@@ -906,6 +961,9 @@ pub fn complement(a: &DynLayout, cotarget: Option<&SymInt>) -> Result<DynLayout,
         return Err(DynError::Other(format!("complement: the cotarget {cot} must be positive")));
     }
     let mut out = a.clone();
+    for sum in cot.sums() {
+        out.require_positive(sum, || format!("complement: the cotarget {cot} must be positive"))?;
+    }
     let rest = |l: &mut DynLayout, e: &SymInt| -> Result<SymInt, DynError> {
         // A constant ratio (`19*M` over `5*M`) rounds up to a number.
         let ratio = cot.div(e);

@@ -41,7 +41,7 @@ pub use layout::{
     tiled_product, zip_product, zipped_divide, zipped_product,
 };
 pub use solve::{Cond, CondKind, Condition, Rel, Solver};
-pub use symint::SymInt;
+pub use symint::{Factor, SymInt, SymSum};
 
 use crate::error::LayoutError;
 

@@ -116,14 +116,21 @@ pub fn evaluate_expr(e: &Expr, env: &Env) -> Result<Value, ExprError> {
         }
         ExprKind::Call { name, name_span, args } => call(name, *name_span, e.span, args, env),
         ExprKind::Arith { lhs, op, rhs } => {
-            let a = int_tuple_of(evaluate_expr(lhs, env)?, lhs.span, "an operand of `*` and `/`")?;
-            let b = int_tuple_of(evaluate_expr(rhs, env)?, rhs.span, "an operand of `*` and `/`")?;
+            // `(x)` in arithmetic groups: `(6-2)*4`.
+            let int = |t: IntTuple| match t {
+                IntTuple::Tuple(mut v) if v.len() == 1 && matches!(v[0], IntTuple::Int(_)) => v.remove(0),
+                t => t,
+            };
+            let a = int(int_tuple_of(evaluate_expr(lhs, env)?, lhs.span, "an operand of `*`, `/`, `+` and `-`")?);
+            let b = int(int_tuple_of(evaluate_expr(rhs, env)?, rhs.span, "an operand of `*`, `/`, `+` and `-`")?);
             let (IntTuple::Int(a), IntTuple::Int(b)) = (a, b) else {
                 return Err(ty(format!("`{op}` takes integers")));
             };
             let overflow = || ExprError::Layout { span: e.span, error: LayoutError::Overflow { a, op: *op, b } };
             match op {
                 '*' => a.checked_mul(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
+                '+' => a.checked_add(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
+                '-' => a.checked_sub(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
                 _ if b == 0 || a % b != 0 => Err(ty(format!("`{a}/{b}` is not an integer"))),
                 _ => a.checked_div(b).map(|v| Value::Tuple(IntTuple::Int(v))).ok_or_else(overflow),
             }

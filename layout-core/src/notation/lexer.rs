@@ -29,8 +29,11 @@ pub fn lex(text: &str) -> Result<Vec<Token>, ExprError> {
             i += 1;
             continue;
         }
-        // A `-` directly before digits is part of the literal, so `-9223372036854775808` reads.
-        let negative_literal = c == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        // A `-` directly before digits is part of the literal, so `-9223372036854775808` reads,
+        // except after an operand, where it subtracts (`W-2` is `W`, `-`, `2`).
+        let after_operand =
+            matches!(out.last(), Some(Token { tok: Tok::Int(_) | Tok::Ident(_) | Tok::Punct(')'), .. }));
+        let negative_literal = c == b'-' && !after_operand && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
         if c.is_ascii_digit() || negative_literal {
             i += usize::from(negative_literal);
             while i < bytes.len() && bytes[i].is_ascii_digit() {

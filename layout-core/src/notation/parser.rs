@@ -53,7 +53,7 @@ fn too_deep(span: Span) -> ExprError {
     ExprError::Parse {
         span,
         message: format!(
-            "expression nested deeper than {MAX_DEPTH} levels (each bracket and each `*` or `/` of a chain is a level)"
+            "expression nested deeper than {MAX_DEPTH} levels (each bracket and each operator of a chain is a level)"
         ),
     }
 }
@@ -139,41 +139,61 @@ impl Parser<'_> {
         Ok(Expr { kind: ExprKind::Call { name: "make_composed_layout".into(), name_span: ops[0], args: terms }, span })
     }
 
-    /// `atom [":" atom]`.
+    /// `sum [":" sum]`.
     fn term(&mut self) -> Result<Expr, ExprError> {
-        let lhs = self.product()?;
+        let lhs = self.sum()?;
         if self.at(':') {
             self.pos += 1;
-            let rhs = self.product()?;
+            let rhs = self.sum()?;
             let span = lhs.span.join(rhs.span);
             return Ok(Expr { kind: ExprKind::Layout(Box::new(lhs), Box::new(rhs)), span });
         }
         Ok(lhs)
     }
 
-    /// `atom (("*" | "/") atom)*`, left-associative: `8*M`, `M/8`, `3*M/8/N`. Each operator
-    /// nests the tree one level deeper and counts against [`MAX_DEPTH`].
-    fn product(&mut self) -> Result<Expr, ExprError> {
+    /// `product (("+" | "-") product)*` with `product = atom (("*" | "/") atom)*`, both
+    /// left-associative, `*` and `/` binding tighter: `W-2`, `Q+2`, `M*N-LD`, `3*M/8/N`. Each
+    /// operator nests the tree one level deeper and counts against [`MAX_DEPTH`]. One frame
+    /// for both levels: brackets recurse through here, and the stack is the limit.
+    fn sum(&mut self) -> Result<Expr, ExprError> {
         let depth = self.depth;
-        let e = self.product_inner();
-        self.depth = depth;
-        e
-    }
-
-    fn product_inner(&mut self) -> Result<Expr, ExprError> {
-        let mut lhs = self.atom()?;
-        while let Some(t) = self.peek().filter(|t| t.tok == Tok::Punct('*') || t.tok == Tok::Punct('/')).cloned() {
-            let op = if t.tok == Tok::Punct('*') { '*' } else { '/' };
-            self.depth += 1;
+        let (mut sum_ops, mut product_ops) = (0, 0);
+        let arith = |lhs: Expr, op: char, rhs: Expr| {
+            let span = lhs.span.join(rhs.span);
+            Expr { kind: ExprKind::Arith { lhs: Box::new(lhs), op, rhs: Box::new(rhs) }, span }
+        };
+        // The sum so far and the operator after it; the product being read.
+        let mut pending: Option<(Expr, char)> = None;
+        let mut product = self.atom()?;
+        while let Some(t) = self.peek().cloned() {
+            let Tok::Punct(op @ ('+' | '-' | '*' | '/')) = t.tok else { break };
+            if matches!(op, '+' | '-') {
+                (sum_ops, product_ops) = (sum_ops + 1, 0);
+            } else {
+                product_ops += 1;
+            }
+            self.depth = depth + sum_ops + product_ops;
             if self.depth > MAX_DEPTH {
                 return Err(too_deep(t.span));
             }
             self.pos += 1;
             let rhs = self.atom()?;
-            let span = lhs.span.join(rhs.span);
-            lhs = Expr { kind: ExprKind::Arith { lhs: Box::new(lhs), op, rhs: Box::new(rhs) }, span };
+            if matches!(op, '+' | '-') {
+                let lhs = match pending.take() {
+                    Some((sum, o)) => arith(sum, o, product),
+                    None => product,
+                };
+                pending = Some((lhs, op));
+                product = rhs;
+            } else {
+                product = arith(product, op, rhs);
+            }
         }
-        Ok(lhs)
+        self.depth = depth;
+        Ok(match pending {
+            Some((sum, op)) => arith(sum, op, product),
+            None => product,
+        })
     }
 
     fn at_word(&self, w: &str) -> bool {
@@ -255,6 +275,20 @@ impl Parser<'_> {
         }
     }
 
+    /// After a `-` at `minus`: `-M` or `-(W-2)`, the product of `-1` and the atom.
+    fn negated(&mut self, minus: Span) -> Result<Expr, ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(too_deep(minus));
+        }
+        let rhs = self.atom();
+        self.depth -= 1;
+        let rhs = rhs?;
+        let span = minus.join(rhs.span);
+        let minus = Expr { kind: ExprKind::Int(-1), span: minus };
+        Ok(Expr { kind: ExprKind::Arith { lhs: Box::new(minus), op: '*', rhs: Box::new(rhs) }, span })
+    }
+
     fn atom(&mut self) -> Result<Expr, ExprError> {
         let Some(t) = self.peek().cloned() else {
             return Err(ExprError::Parse {
@@ -277,16 +311,15 @@ impl Parser<'_> {
                     }
                     kind_span(ExprKind::Int(v), t.span.join(span))
                 }
-                Some(Token { tok: Tok::Ident(name), span }) if crate::dynamic::is_symbol_name(&name) => {
-                    // `-M`: the product `-1*M`.
-                    let rhs = self.atom()?;
-                    let minus = Expr { kind: ExprKind::Int(-1), span: t.span };
-                    Ok(Expr {
-                        kind: ExprKind::Arith { lhs: Box::new(minus), op: '*', rhs: Box::new(rhs) },
-                        span: t.span.join(span),
-                    })
+                Some(Token { tok: Tok::Ident(name), .. }) if crate::dynamic::is_symbol_name(&name) => {
+                    self.negated(t.span)
                 }
-                _ => Err(ExprError::Parse { span: t.span, message: "expected an integer after `-`".into() }),
+                // `-(W-2)`: the product `-1*(W-2)`.
+                Some(Token { tok: Tok::Punct('('), .. }) => self.negated(t.span),
+                _ => Err(ExprError::Parse {
+                    span: t.span,
+                    message: "expected an integer, a symbol or `(` after `-`".into(),
+                }),
             },
             Tok::Ident(name) if name == "Sw" && self.at('<') => self.swizzle(t.span),
             Tok::Ident(name) if f2_literal(&name).is_some() && !self.at('(') => {
