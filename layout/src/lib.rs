@@ -130,6 +130,8 @@ pub mod gemm;
 /// the loop nest and body a copy plan compiles to, with register-tile transposes, vector
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
+mod plan;
+pub use plan::{CopyPlan, GemmPlan, PlanError, copy, gemm, try_copy, try_gemm};
 mod tensor;
 #[allow(deprecated)]
 pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
