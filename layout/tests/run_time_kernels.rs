@@ -75,7 +75,7 @@ fn refactor(r: &mut Rng, extents: &[usize]) -> Vec<usize> {
     if r.below(2) == 0 || size < 4 {
         return extents.to_vec();
     }
-    let divs: Vec<usize> = (2..size).filter(|d| size % d == 0).collect();
+    let divs: Vec<usize> = (2..size).filter(|d| size.is_multiple_of(*d)).collect();
     match divs.get(r.below(divs.len().max(1))) {
         Some(&d) => vec![d, size / d],
         None => vec![size],
