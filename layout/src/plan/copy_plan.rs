@@ -132,7 +132,7 @@ impl<S: TrustedLayout + PartialEq, D: TrustedLayout + PartialEq> CopyPlan<S, D> 
 
     /// Runs the plan over tensors whose layouts are the plan's (checked by the caller).
     #[track_caller]
-    fn execute<T: Element>(&self, src: &Tensor<'_, T, S>, dst: &mut TensorMut<'_, T, D>) {
+    pub(super) fn execute<T: Element>(&self, src: &Tensor<'_, T, S>, dst: &mut TensorMut<'_, T, D>) {
         let sv = SrcView::new(src.as_slice(), src.base());
         let base = dst.base();
         let dv = DstView::new(dst.as_mut_slice(), base);

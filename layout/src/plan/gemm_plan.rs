@@ -93,6 +93,21 @@ where
         Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents })
     }
 
+    /// The A layout the plan was made for.
+    pub fn a(&self) -> &A {
+        &self.a
+    }
+
+    /// The B layout the plan was made for.
+    pub fn b(&self) -> &B {
+        &self.b
+    }
+
+    /// The C layout the plan was made for.
+    pub fn c(&self) -> &C {
+        &self.c
+    }
+
     /// The extents of M, N and K, and the number of batches (1 without a batch mode).
     pub fn extents(&self) -> (usize, usize, usize, usize) {
         self.extents
@@ -136,7 +151,7 @@ where
     /// Runs the plan over tensors whose layouts are the plan's (checked by the caller): one
     /// call of the engine per point of the loops around the kernel.
     #[track_caller]
-    fn execute<T: GemmScalar>(
+    pub(super) fn execute<T: GemmScalar>(
         &self,
         alpha: T,
         a: &Tensor<'_, T, A>,

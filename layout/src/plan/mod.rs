@@ -5,6 +5,7 @@
 //! the `layout!` items. A [`CopyPlan`] or [`GemmPlan`] is the plan kept, to run many times
 //! over tensors of the layouts it was made for, with no planning per call.
 
+pub(crate) mod cache;
 mod copy_plan;
 mod gemm_plan;
 
@@ -38,6 +39,23 @@ pub enum PlanError {
         planned: String,
         /// The tensor's layout.
         found: String,
+    },
+    /// Two operands of a kernel item give a shared symbol different values (the same symbol
+    /// in two operands is the same extent or stride).
+    #[error(
+        "{kernel}: the symbol `{symbol}` is {} in the {} (`{}`) but {} in the {} (`{}`); the same symbol in two \
+         operands must have one value",
+        first.2, first.0, first.1, second.2, second.0, second.1
+    )]
+    Symbol {
+        /// The kernel item.
+        kernel: &'static str,
+        /// The symbol.
+        symbol: &'static str,
+        /// The first operand: its role, its item and the symbol's value there.
+        first: (&'static str, &'static str, usize),
+        /// The second operand.
+        second: (&'static str, &'static str, usize),
     },
     /// A number of the plan does not fit the machine's integers (a layout-core value beyond
     /// `isize`).
