@@ -115,7 +115,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
     let planned = " Planned at run time from the tensors' layout values by the same planner as a static item, and \
                    run by the same kernels; the plan is kept per thread and made again only when a layout changes.";
     let panics = format!(
-        " # Panics\n At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
+        " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
          with two values, or layouts the plan rejects (sizes that differ, a destination that writes one place twice)."
     );
     let try_doc = format!(" `{name}`, with the error returned instead of a panic.");
@@ -128,6 +128,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         #[doc = #shared_doc]
         #[doc = #planned]
         #[doc = ""]
+        #[doc = " # Panics"]
         #[doc = #panics]
         #[track_caller]
         #[allow(dead_code)]

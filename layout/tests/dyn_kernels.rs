@@ -17,6 +17,47 @@ layout! {
     pub Tile = (8,4):(1,8);
     pub Packed = (M2,N2):(N2,1);
     pub fn pack = copy(Tile, Packed);
+    pub fn small = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
+    pub fn transpose = copy((4,4):(1,4), (4,4):(4,1));
+}
+
+/// The file and message of the panic `f` raises.
+fn panic_at(f: impl FnOnce() + std::panic::UnwindSafe) -> (String, String) {
+    static WHERE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        *WHERE.lock().unwrap_or_else(|e| e.into_inner()) =
+            info.location().map(|l| format!("{}:{}", l.file(), l.line()));
+    }));
+    let err = std::panic::catch_unwind(f).unwrap_err();
+    std::panic::set_hook(hook);
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    (WHERE.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default(), msg)
+}
+
+#[test]
+fn kernel_items_panic_at_the_callers_line_naming_their_kernel() {
+    let (at, msg) = panic_at(|| {
+        let mut c = [0f32; 16];
+        small(1.0, &[1.0; 15], &[1.0; 16], 0.0, &mut c);
+    });
+    assert!(at.contains("dyn_kernels.rs"), "{at}: {msg}");
+    assert!(msg.starts_with("gemm: the A slice has 15 elements"), "{msg}");
+    let (at, msg) = panic_at(|| {
+        let mut d = [0u8; 15];
+        transpose(&[0u8; 16], &mut d);
+    });
+    assert!(at.contains("dyn_kernels.rs"), "{at}: {msg}");
+    assert!(msg.starts_with("copy: the destination slice has 15 elements"), "{msg}");
+    let (at, msg) = panic_at(|| {
+        let src = [0f32; 64];
+        let mut dst = [0f32; 64];
+        let s = Tensor::new(&src, ColMajor::new(4, 4, 4).unwrap()).unwrap();
+        let mut d = TensorMut::new(&mut dst, RowMajor::new(4, 5, 5).unwrap()).unwrap();
+        to_row_major(&s, &mut d);
+    });
+    assert!(at.contains("dyn_kernels.rs"), "{at}: {msg}");
+    assert!(msg.contains("`N` is 4"), "{msg}");
 }
 
 #[test]
@@ -54,6 +95,7 @@ fn a_shared_symbol_with_two_values_is_an_error_naming_both() {
     assert!(msg.starts_with("to_row_major: the symbol `M` is 4"), "{msg}");
 }
 
+#[allow(clippy::too_many_arguments)]
 fn reference(
     m: usize,
     n: usize,
@@ -141,9 +183,9 @@ fn a_static_tile_into_a_dynamic_layout_and_new_sizes_replan() {
         let mut dst = vec![0u16; 32];
         pack(&t, &mut TensorMut::new(&mut dst, Packed::new(m2, n2).unwrap()).unwrap());
         // Index i: Tile's offset i (column-major 8x4 = i) lands at Packed's offset of i.
-        for i in 0..32 {
+        for (i, &x) in src.iter().enumerate() {
             let (r, c) = (i % m2, i / m2);
-            assert_eq!(dst[r * n2 + c], src[i], "{m2}x{n2} at {i}");
+            assert_eq!(dst[r * n2 + c], x, "{m2}x{n2} at {i}");
         }
     }
     // Sizes that differ: the planner's error.
