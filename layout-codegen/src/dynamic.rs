@@ -622,8 +622,9 @@ pub struct EdgePlan {
     pub parent: DynPlan,
     /// The description printed as `NOTATION`.
     pub notation: String,
-    /// Per mode: A's extent and stride (monomials of the symbols) and the static tile extent.
-    pub modes: Vec<(SymInt, SymInt, u64)>,
+    /// Per mode: A's extent and stride (monomials of the symbols) and the static tile extent
+    /// (`None` for `_`: the whole mode).
+    pub modes: Vec<(SymInt, SymInt, Option<u64>)>,
 }
 
 impl EdgePlan {
@@ -632,7 +633,7 @@ impl EdgePlan {
         Ok(EdgePlan {
             parent: DynPlan::new(&e.layout)?,
             notation: e.to_string(),
-            modes: e.modes.iter().map(|m| (m.extent.clone(), m.stride.clone(), m.tile as u64)).collect(),
+            modes: e.modes.iter().map(|m| (m.extent.clone(), m.stride.clone(), m.tile.map(|t| t as u64))).collect(),
         })
     }
 }
@@ -652,7 +653,23 @@ pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
     let rank = Literal::usize_unsuffixed(plan.modes.len());
     let extents = plan.modes.iter().map(|(n, _, _)| mono(n, &p));
     let strides = plan.modes.iter().map(|(_, d, _)| mono(d, &p));
-    let tile = plan.modes.iter().map(|(_, _, t)| lit(*t));
+    let tile = plan.modes.iter().map(|(_, _, t)| lit(t.unwrap_or(0)));
+    // The tile extents at run time: TILE, or with the mode's extent where the tiler has `_`.
+    let tile_now = if plan.modes.iter().all(|(_, _, t)| t.is_some()) {
+        quote!(Self::TILE)
+    } else {
+        let each = plan.modes.iter().enumerate().map(|(k, (n, _, t))| match t {
+            Some(_) => {
+                let k = Literal::usize_unsuffixed(k);
+                quote!(Self::TILE[#k])
+            }
+            None => {
+                let n = mono(n, &p);
+                quote!(#p::int(#n)?)
+            }
+        });
+        quote!([#(#each),*])
+    };
     let notation = Literal::string(&plan.notation);
     let overflow = quote!(#p::overflow(Self::NOTATION, &[#(#sym_names),*], &[#(#sym_fields),*]));
     let summary = format!(
@@ -686,14 +703,15 @@ pub fn edge_items(target: &Target, plan: &EdgePlan) -> TokenStream {
             pub const NOTATION: &'static str = #notation;
             /// The symbols, in the order `new` takes them.
             pub const SYMBOLS: &'static [&'static str] = &[#(#sym_names),*];
-            /// The full tile's extents.
+            /// The full tile's extents; 0 for a mode the tiler leaves `_` (the whole mode: its
+            /// extent, known at run time, is the tile's, see `tile_shape()`).
             pub const TILE: [usize; #rank] = [#(#tile),*];
 
             #[doc = #new_doc]
             pub fn new(#(#sym_fields: usize),*) -> ::core::result::Result<Self, #private::DynamicError> {
                 let layout = #parent::new(#(#sym_fields),*)?;
                 let tiles = (|| {
-                    #private::EdgeTiles::new([#(#p::int(#extents)?),*], [#(#p::int(#strides)?),*], Self::TILE)
+                    #private::EdgeTiles::new([#(#p::int(#extents)?),*], [#(#p::int(#strides)?),*], #tile_now)
                 })();
                 match tiles {
                     ::core::option::Option::Some(tiles) => ::core::result::Result::Ok(Self { layout, tiles }),

@@ -169,3 +169,8 @@ snapshot!(
 );
 snapshot!(dynamic_negative_stride, "pub Rev = (8,M):(-1,8);");
 snapshot!(dynamic_edge_tiles, "pub Mat = (M,N):(1,LD);\npub Tiles = local_tile_edge(Mat, [8:1, 8:1]);");
+snapshot!(
+    dynamic_sums,
+    "pub Im2col = ((W-2,H-2),(3,3)):((1,W),(1,W));\npub Windows = ((Q,P),(3,3)):((1,W),(1,W)) where Q+2 <= W;"
+);
+snapshot!(dynamic_edge_rows, "pub Mat = (M,N):(1,LD);\npub Rows = local_tile_edge(Mat, [8:1, _]);");

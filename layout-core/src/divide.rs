@@ -53,36 +53,47 @@ fn divide_by(a: &Layout, b: &Layout, op: Operation, exact: bool) -> Result<Layou
     })
 }
 
-/// `logical_divide(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
+/// `logical_divide(A, T)` for any tiler: by mode for `[T0, T1, …]`; `_` keeps a mode as it is
+/// (CuTe C++'s `logical_divide(layout, _)`), which is the whole mode as its tile:
+/// `logical_divide((16,48):(1,16), [8:1,_]) = ((8,2),48):((1,8),16)`.
 pub fn logical_divide_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
     apply_by_mode(Operation::LogicalDivide, a, t, &logical_divide)
 }
 
-/// `zipped_divide(A, T)`: `((tiles…), (rests…, untiled modes…))`.
+/// `zipped_divide(A, T)`: `((tiles…), (rests…, untiled modes…))`. A `_` entry is the whole
+/// mode as its tile, with a rest of 1, as the tiler `n:1` for a mode of size n would be:
+/// `zipped_divide((16,48):(1,16), [8:1,_]) = ((8,48),(2,1)):((1,16),(8,0))` (pycute puts the
+/// mode in the rest instead). Modes past a short tiler go to the rest.
 pub fn zipped_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::ZippedDivide, a, t, || hier_unzip(a, t, &logical_divide))
 }
 
 /// `local_tile(A, T)`: mode 0 of `zipped_divide(A, T)`, the layout of one tile (CuTe's
 /// `local_tile` without the tile coordinate: the tile at coordinate k is this layout at the
-/// offset `local_partition`'s complement gives, mode 1 of the zipped divide at k).
+/// offset `local_partition`'s complement gives, mode 1 of the zipped divide at k). A `_`
+/// entry keeps the whole mode in the tile: `local_tile((16,48):(1,16), [8:1,_]) =
+/// (8,48):(1,16)`, a block of 8 full rows (2 tiles), as with `[8:1,48:1]`. (CuTe C++ writes
+/// the free mode in the coordinate instead, `local_tile(A, tiler, (k, _))`.)
 pub fn local_tile(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::LocalTile, a, t, || zipped_divide(a, t)?.mode(0))
 }
 
 /// `local_partition(A, T)`: mode 1 of `zipped_divide(A, T)`, the elements one position of the
 /// tile owns across all tiles (CuTe's `outer_partition`); the partition of position k is
-/// this layout at the offset mode 0 of the zipped divide gives at k.
+/// this layout at the offset mode 0 of the zipped divide gives at k. A `_` mode belongs to the
+/// tile, so it contributes a mode of size 1 here.
 pub fn local_partition(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::LocalPartition, a, t, || zipped_divide(a, t)?.mode(1))
 }
 
-/// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)`.
+/// `tiled_divide(A, T)`: `((tiles…), rest_0, rest_1, …)` (`_` as in [`zipped_divide`]: the
+/// whole mode in the tile, its rest 1).
 pub fn tiled_divide(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::TiledDivide, a, t, || tiled_unpack(&zipped_divide(a, t)?))
 }
 
-/// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked.
+/// `flat_divide(A, T)`: `(tile_0, …, rest_0, …)`, both modes of the zipped divide unpacked
+/// (`_` as in [`zipped_divide`]).
 /// As in CuTe C++, a tiler need not divide A: the last tile may reach past A's domain
 /// (ceil-div tiles, values from A's extension), and B may broadcast (stride-0 modes); `filter(B)`
 /// must still be injective with an exact complement and every composition admissible.

@@ -81,22 +81,26 @@ fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, st
     Ok(())
 }
 
-/// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`, `_` keeps a mode.
+/// `logical_product(A, T)` for any tiler: by mode for `[T0, T1, …]`; `_` keeps a mode as it
+/// is (the block, repeated once), as CuTe C++ does.
 pub fn logical_product_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
     apply_by_mode(Operation::LogicalProduct, a, t, &logical_product)
 }
 
-/// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`.
+/// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`. A `_` entry keeps the
+/// mode whole as its block with a grid of 1, as in [`crate::zipped_divide`]:
+/// `zipped_product((4,3):(1,4), [2:1,_]) = ((4,3),(2,1)):((1,4),(4,0))`.
 pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::ZippedProduct, a, t, || hier_unzip(a, t, &logical_product))
 }
 
-/// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)`.
+/// `tiled_product(A, T)`: `((blocks…), grid_0, grid_1, …)` (`_` as in [`zipped_product`]).
 pub fn tiled_product(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::TiledProduct, a, t, || tiled_unpack(&zipped_product(a, t)?))
 }
 
-/// `flat_product(A, T)`: both modes of the zipped product unpacked.
+/// `flat_product(A, T)`: both modes of the zipped product unpacked (`_` as in
+/// [`zipped_product`]).
 pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::FlatProduct, a, t, || flat_unpack(&zipped_product(a, t)?))
 }

@@ -1,5 +1,6 @@
 //! Tilers (paper §3.1, §3.3.5): a layout, or a by-mode tuple `[T0, T1, …]` whose entries are
-//! tilers or `_` (leave that mode alone).
+//! tilers or `_` (leave that mode alone: in every operation the whole mode is its own tile,
+//! the same as the tiler `n:1` for a mode of size n).
 
 use std::fmt;
 
@@ -14,7 +15,7 @@ use crate::trace::{self, Role};
 pub enum Tiler {
     /// One layout composed with the whole layout.
     Layout(Layout),
-    /// `[T0, T1, …]`; `None` is `_`.
+    /// `[T0, T1, …]`; `None` is `_`, the whole mode as its tile.
     Modes(Vec<Option<Tiler>>),
 }
 

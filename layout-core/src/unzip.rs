@@ -7,7 +7,11 @@ use crate::tiler::Tiler;
 use crate::trace::{self, Role};
 
 /// Applies a rank-2 `splitter` (logical divide or product) mode by mode and zips the
-/// results: `((first parts…), (second parts…, untiled modes…))`; `_` contributes `(1:0, A_i)`.
+/// results: `((first parts…), (second parts…, untiled modes…))`. A `_` entry keeps its mode
+/// whole in the first part, as the whole mode for its tile: it contributes `(A_i, 1:0)`, so
+/// `[8:1, _]` gives what `[8:1, n:1]` gives for a mode of size n (`logical_divide` keeps
+/// such a mode as it is, as CuTe C++ does; pycute 4.2 instead puts it in the second part).
+/// Modes past the tiler join the second part, as in CuTe C++ and pycute.
 pub(crate) fn hier_unzip(
     a: &Layout,
     t: &Tiler,
@@ -25,7 +29,10 @@ pub(crate) fn hier_unzip(
     for (i, (ai, ti)) in modes.iter().zip(m).enumerate() {
         let split = match ti {
             Some(ti) => hier_unzip(ai, ti, splitter)?,
-            None => Layout::concat([Layout::scalar(1, 0)?, ai.clone()])?,
+            None => {
+                trace::note(|| format!("mode {i} ({ai}): `_` keeps it whole, as its own tile"));
+                Layout::concat([ai.clone(), Layout::scalar(1, 0)?])?
+            }
         };
         trace::built(|| Role::Split(i), &split);
         first.push(split.mode(0)?);

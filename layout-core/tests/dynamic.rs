@@ -470,7 +470,8 @@ fn inverse_product_variants_and_weak_complement() {
     assert_eq!(show("right_inverse((M,N):(1,LD)) where LD > M"), "M:1");
     assert_eq!(show("left_inverse((M,N):(1,LD)) where M > 1, N > 1"), "(LD,N):(1,M)");
     assert_eq!(show("complement((4,M):(1,5), 19*M) where M > 1"), "4:5*M");
-    assert_eq!(show("tiled_product((M,N):(1,M), [2:1,_])"), "((M,1),2,N):((1,0),M,M)");
+    // `_` is the whole mode as its block, repeated once.
+    assert_eq!(show("tiled_product((M,N):(1,M), [2:1,_])"), "((M,N),2,1):((1,M),M,0)");
     assert_eq!(show("flat_product(M:1, 4:1)"), "(M,4):(1,M)");
     let l = evaluate_dynamic("left_inverse((M,N):(1,LD)) where M > 1, N > 1").unwrap();
     let conds: Vec<String> = l.conds.iter().map(|c| c.cond.to_string()).collect();

@@ -37,8 +37,11 @@ fn static_arithmetic_and_negative_literals() {
     assert_eq!(eval("(4,8):(-1,-4)"), "(4,8):(-1,-4)");
     assert_eq!(eval("(8,4):(4 - -1,1)"), "(8,4):(5,1)");
     assert_eq!(eval("4:1-2"), "4:-1");
-    assert_eq!(eval("Sw<3,4,3> o (8,64):(64,1)"), evaluate("Sw<3,4,3> o (8,64):(64,1)").unwrap().to_string());
-    assert_eq!(eval("(4,4):(1@0+1@1,1@1)"), evaluate("(4,4):(1@0+1@1,1@1)").unwrap().to_string());
+    // `+` in a coordinate stride and `-` in a swizzle keep their meaning.
+    assert_eq!(eval("(4,4):(1@0+1@1,1@1)"), "(4,4):(1@0+1@1,1@1)");
+    assert_eq!(eval("eval((4,4):(1@0+1@1,1@1), 6)"), "(2,3)");
+    assert_eq!(eval("Sw<3,4,3> o (8,64):(64,1)"), "Sw<3,4,3> o (8,64):(64,1)");
+    assert!(eval("Sw<3,-4,3>").starts_with("error"), "{}", eval("Sw<3,-4,3>"));
     // Overflow is an error that names the operation.
     assert!(eval("9223372036854775807+1:1").contains("integer overflow: 9223372036854775807 + 1"));
     assert!(eval("-9223372036854775807-2:1").contains("integer overflow: -9223372036854775807 - 2"));

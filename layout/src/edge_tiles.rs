@@ -6,7 +6,8 @@
 use crate::RuntimeLayout;
 
 /// `local_tile_edge(A, [t0:1, t1:1, …])` with the numbers in: the tiles of A's modes `n_i:d_i`
-/// by static tile extents `t_i` that need not divide them. Along mode i there are
+/// by static tile extents `t_i` that need not divide them (a `_` in the tiler is the whole
+/// mode, `t_i = n_i`: one tile along it). Along mode i there are
 /// `⌈n_i/t_i⌉` tiles; tile k (colexicographic over the grid) starts at offset
 /// `Σ t_i·k_i·d_i` and holds `min(t_i, n_i - t_i·k_i)` elements along mode i, which is all a
 /// kernel needs to handle the edge: [`EdgeTiles::tile`] is the layout of the elements that

@@ -141,14 +141,16 @@ mod edges {
                 assert!(seen.iter().all(|&s| s == 1), "{m}x{n}: every element in one tile");
             }
         }
-        // `_` leaves a mode to the grid, as in local_tile; row-major strides.
+        // `_` is the whole mode, as in local_tile: blocks of 3 full rows; row-major strides.
         for (m, n) in [(1, 1), (7, 5), (9, 2)] {
             let r = Rows::new(m, n).unwrap();
-            assert_eq!(r.grid(), [m.div_ceil(3), n]);
+            assert_eq!(r.grid(), [m.div_ceil(3), 1]);
+            assert_eq!(r.tile_shape(), [3, n]);
             for k in 0..r.count() {
                 let [gi, gj] = r.tile_coord(k);
-                assert_eq!(r.tile_base(k), 3 * gi * n + gj);
-                assert_eq!(r.tile_extent(k), [3.min(m - 3 * gi), 1]);
+                assert_eq!(gj, 0);
+                assert_eq!(r.tile_base(k), 3 * gi * n);
+                assert_eq!(r.tile_extent(k), [3.min(m - 3 * gi), n]);
             }
         }
         // A mode that coalesces to one leaf, and a fact.

@@ -10,6 +10,166 @@ use layout_tests::oracle::{Deviation, DeviationKind, Expect, Outcome, Replay, So
 /// The records the reference judge flags where the project deliberately differs.
 const DEVIATIONS: &[Deviation] = &[
     Deviation {
+        id: "public-00047",
+        expr: "zipped_divide((8,8):(1,8), [2:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-00048",
+        expr: "tiled_divide((8,8):(1,8), [2:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02623",
+        expr: "tiled_divide((3,2,6):(12,6,1), [3:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02626",
+        expr: "zipped_divide(((5,2),6):((11,61),42), [[1:1,_],(3,2):(1,3)])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02627",
+        expr: "tiled_divide(((5,2),6):((11,61),42), [[1:1,_],(3,2):(1,3)])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02769",
+        expr: "zipped_divide((8,2,8):(4,45,0), [((1,2),2,2):((1,1),2,4),_,4:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02774",
+        expr: "tiled_divide((2,7,4):(1,2,14), [_,1:7,2:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02811",
+        expr: "zipped_divide((4,8,8):(64,0,1), [4:1,8:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02881",
+        expr: "zipped_divide((3,2):(2,1), [1:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02882",
+        expr: "tiled_divide((3,2):(2,1), [1:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02891",
+        expr: "tiled_divide((4,3):(1,4), [_,3:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02894",
+        expr: "tiled_divide((2,3):(1,2), [(1,1):(1,1),_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02942",
+        expr: "zipped_divide((8,1,8):(27,1,8), [4:1,_,4:2])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02943",
+        expr: "tiled_divide((8,1,8):(27,1,8), [4:1,_,4:2])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02968",
+        expr: "zipped_divide(((2,4),(4,8),8):((8,16),(29,8),16), [_,2:1,2:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02969",
+        expr: "tiled_divide(((2,4),(4,8),8):((8,16),(29,8),16), [_,2:1,2:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-02977",
+        expr: "tiled_divide(((5,1),4,(4,7,4)):((4,8),2,(0,2,16)), [5:1,1:1,_])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-03253",
+        expr: "tiled_product((1,(1,4),(1,2,4)):(1,(32,8),(1,4,1)), [_,1:1])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-03260",
+        expr: "tiled_product(((3,3),4):((3,1),9), [[_],1:2])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
+        id: "public-03271",
+        expr: "zipped_product((1,2,2):(1,1,6), [1:1,_,3:2])",
+        verdict: Verdict::FormDiffers,
+        kind: DeviationKind::Policy,
+        reason: UNDERSCORE,
+        proof: Some(underscore_is_the_whole_mode),
+    },
+    Deviation {
         id: "public-02051",
         expr: "composition((6,1):(1,1), (5,4):(4,0))",
         verdict: Verdict::OverRejected,
@@ -38,6 +198,60 @@ const DEVIATIONS: &[Deviation] = &[
         proof: Some(copies_of_the_block_collide),
     },
 ];
+
+/// Why the zipped and tiled forms with `_` differ from pycute's.
+const UNDERSCORE: &str = "`_` is the whole mode as its tile in every operation (README, notation): in a zipped or \
+     tiled form its mode is in the first part with a rest of 1, as the whole-mode tiler `n:1` puts it (and as \
+     logical_divide keeps it, in CuTe C++ and pycute alike); pycute 4.2 puts it in the rest with a tile of 1";
+
+/// Our answer is pycute's with each `_` mode moved from the second part to the first: mode
+/// by mode, the tile parts and rest parts have pycute's functions, except that at a `_` the
+/// tile is pycute's rest (the whole mode) and both of size 1 are swapped.
+fn underscore_is_the_whole_mode(o: &Outcome) -> Check {
+    use layout_tests::oracle::notation::{Lay, TElem, parse_layout};
+    let TElem::Tiler(tiler) = o.record.tiler_arg(1)? else { return Err("the tiler is not by mode".into()) };
+    let Expect::Layout(pycute) = &o.record.expect else { return Err("pycute gave no layout".into()) };
+    let (ours, theirs) = (o.answer.layout()?, parse_layout(pycute)?);
+    // A tiled form is the zipped one with the second part unpacked.
+    let zipped = |l: &Lay| -> (Lay, Lay) {
+        let modes = l.modes();
+        if o.record.op.starts_with("tiled") {
+            (modes[0].clone(), Lay::from_modes(&modes[1..]))
+        } else {
+            (modes[0].clone(), modes.get(1).cloned().unwrap_or_else(|| Lay::scalar(1, 0)))
+        }
+    };
+    let ((r0, r1), (p0, p1)) = (zipped(&ours), zipped(&theirs));
+    fn same(a: &Lay, b: &Lay, what: &str) -> Check {
+        if a.size() == b.size() && a.table()? == b.table()? { Ok(()) } else { Err(format!("{what}: {a:?} vs {b:?}")) }
+    }
+    fn agree(t: &[TElem], r0: &Lay, r1: &Lay, p0: &Lay, p1: &Lay) -> Check {
+        let (r0m, r1m, p0m, p1m) = (r0.modes(), r1.modes(), p0.modes(), p1.modes());
+        if r0m.len() != p0m.len() || r1m.len() != p1m.len() || r0m.len() < t.len() || r1m.len() < t.len() {
+            return Err(format!("ranks differ: {r0:?} {r1:?} vs {p0:?} {p1:?}"));
+        }
+        for (i, e) in t.iter().enumerate() {
+            match e {
+                TElem::Skip => {
+                    same(&r0m[i], &p1m[i], "the tile of a `_` mode is the whole mode")?;
+                    if p0m[i].size() != 1 || r1m[i].size() != 1 {
+                        return Err(format!("mode {i}: a `_` part of size other than 1"));
+                    }
+                }
+                TElem::Layout(_) => {
+                    same(&r0m[i], &p0m[i], "tile")?;
+                    same(&r1m[i], &p1m[i], "rest")?;
+                }
+                TElem::Tiler(sub) => agree(sub, &r0m[i], &r1m[i], &p0m[i], &p1m[i])?,
+            }
+        }
+        for j in t.len()..r1m.len() {
+            same(&r1m[j], &p1m[j], "an untiled mode")?;
+        }
+        Ok(())
+    }
+    agree(&tiler, &r0, &r1, &p0, &p1)
+}
 
 /// `A ∘ B` with A read as written (last mode unbounded): on B's first mode the values form no
 /// layout of that size, so the composition is not representable and must be rejected.

@@ -1,7 +1,8 @@
 //! Edges: tiling a dynamic extent by a static tile that need not divide it (CuTe's
 //! `local_tile` with residues, issue 10 item 4). `local_tile_edge(A, [t0:1, t1:1, …])` makes
 //! no divisibility condition: along mode i there are `⌈n_i/t_i⌉` tiles, and tile k holds the
-//! `min(t_i, n_i - t_i·k_i)` elements that exist along each mode. Every tile, the edge tiles
+//! `min(t_i, n_i - t_i·k_i)` elements that exist along each mode (a `_` entry is the whole
+//! mode, `t_i = n_i`, as in `local_tile`). Every tile, the edge tiles
 //! included, is the strided layout `(e_0, e_1, …):(d_0, d_1, …)` at the offset `Σ t_i·k_i·d_i`
 //! of A, where `n_i:d_i` is mode i of A coalesced to one leaf; the full tile (`e_i = t_i`) is
 //! `local_tile(A, T)` when every `t_i` divides `n_i`.
@@ -23,22 +24,24 @@
 use std::fmt;
 
 use super::layout::DynLayout;
+use super::solve::operand;
 use super::symint::SymInt;
 use super::{DynError, DynamicError};
 use crate::layout::Layout;
 use crate::tiler::Tiler;
 
 /// One mode of an edge tiling: A's mode `extent:stride` (coalesced to one leaf) and the
-/// static tile extent along it (1 for a mode the tiler leaves `_`: as in `local_tile`, that
-/// mode goes to the grid).
+/// static tile extent along it (`None` for a mode the tiler leaves `_`: as in `local_tile`,
+/// the whole mode is the tile's, one tile along it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeMode {
     /// The extent of A's mode.
     pub extent: SymInt,
     /// The stride of A's mode.
     pub stride: SymInt,
-    /// The static tile extent along the mode (1 where the tiler leaves `_`).
-    pub tile: i64,
+    /// The static tile extent along the mode; `None` where the tiler leaves `_` (the tile
+    /// extent is the mode's extent).
+    pub tile: Option<i64>,
 }
 
 /// `local_tile_edge(A, T)`: the tiles of A by T, the last ones along each mode partial.
@@ -52,9 +55,10 @@ pub struct EdgeTiles {
     pub modes: Vec<EdgeMode>,
 }
 
-/// `local_tile_edge(A, T)` for a tiler `[t0:1, t1:1, …]` (an entry may be `_`, as `1:1`; a
-/// rank-1 A may take `t:1`), over a layout whose modes coalesce to one leaf each with a non-negative
-/// stride.
+/// `local_tile_edge(A, T)` for a tiler `[t0:1, t1:1, …]` (an entry may be `_`: the whole
+/// mode, as in `local_tile`; a mode past the tiler is tiled by `1:1`, as in `local_tile`; a
+/// rank-1 A may take `t:1`), over a layout whose modes coalesce to one leaf each with a
+/// non-negative stride.
 pub fn local_tile_edge(a: &DynLayout, t: &Tiler) -> Result<EdgeTiles, DynError> {
     let entries: Vec<Option<Tiler>> = match t {
         Tiler::Layout(_) if a.rank() == 1 => vec![Some(t.clone())],
@@ -92,9 +96,10 @@ pub fn local_tile_edge(a: &DynLayout, t: &Tiler) -> Result<EdgeTiles, DynError> 
             )));
         }
         let tile = match entries.get(i) {
-            None | Some(None) => 1,
+            None => Some(1),
+            Some(None) => None,
             Some(Some(Tiler::Layout(b))) => match b.flat_modes().as_slice() {
-                [(t, 1)] => *t,
+                [(t, 1)] => Some(*t),
                 _ => {
                     return Err(DynError::Other(format!(
                         "local_tile_edge: the tile `{b}` of mode {i} is not `t:1`; an edge tile is a contiguous run of t \
@@ -120,7 +125,7 @@ impl EdgeTiles {
             .modes
             .iter()
             .map(|m| {
-                let e = SymInt::int(m.tile);
+                let e = m.tile.map_or_else(|| m.extent.clone(), SymInt::int);
                 let mut l = self.layout.clone();
                 l.shape = super::SymTuple::Leaf(e);
                 l.stride = super::SymTuple::Leaf(m.stride.clone());
@@ -144,7 +149,7 @@ impl EdgeTiles {
             .map(|m| {
                 let n = m.extent.eval_int(value).ok_or_else(overflow)?;
                 let d = m.stride.eval_int(value).ok_or_else(overflow)?;
-                Ok((n, d, m.tile))
+                Ok((n, d, m.tile.unwrap_or(n)))
             })
             .collect::<Result<Vec<_>, DynamicError>>()?;
         Ok(EdgeGrid { layout: a, modes })
@@ -157,9 +162,10 @@ impl fmt::Display for EdgeTiles {
             .modes
             .iter()
             .map(|m| match (m.extent.as_int(), m.tile) {
-                (Some(n), t) => tiles_along(n, t).to_string(),
-                (None, 1) => m.extent.to_string(),
-                (None, t) => format!("ceil({}/{t})", m.extent),
+                (_, None) => "1".to_string(),
+                (Some(n), Some(t)) => tiles_along(n, t).to_string(),
+                (None, Some(1)) => m.extent.to_string(),
+                (None, Some(t)) => format!("ceil({}/{t})", operand(&m.extent)),
             })
             .collect();
         write!(

@@ -743,7 +743,7 @@ fn hier_unzip(a: &DynLayout, t: &Tiler, op: Operation) -> Result<DynLayout, DynE
 }
 
 /// `((firsts…), (seconds…, untiled modes…))` of `split` applied by mode (layout-core's
-/// `hier_unzip`).
+/// `hier_unzip`): a `_` entry contributes `(A_i, 1:0)`, the whole mode as its tile.
 pub(super) fn hier_unzip_by(
     a: &DynLayout,
     t: &Tiler,
@@ -761,9 +761,10 @@ pub(super) fn hier_unzip_by(
     for (ai, ti) in modes.iter().zip(m) {
         let split = match ti {
             Some(ti) => hier_unzip_by(ai, ti, split)?,
+            // `_`: the whole mode as its tile, a rest of 1 (layout-core's `hier_unzip`).
             None => DynLayout::concat(vec![
-                ai.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
                 ai.clone(),
+                ai.with(SymTuple::Leaf(SymInt::int(1)), SymTuple::Leaf(SymInt::int(0))),
             ]),
         };
         first.push(split.mode(0)?);
@@ -773,7 +774,8 @@ pub(super) fn hier_unzip_by(
     Ok(DynLayout::concat(vec![DynLayout::concat(first), DynLayout::concat(second)]))
 }
 
-/// `zipped_divide(A, T)`.
+/// `zipped_divide(A, T)` (a `_` entry is the whole mode as its tile, as in layout-core's
+/// `zipped_divide`).
 pub fn zipped_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
     hier_unzip(a, t, Operation::ZippedDivide)
 }
@@ -783,7 +785,8 @@ pub fn tiled_divide(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
     Ok(tiled_unpack(&hier_unzip(a, t, Operation::TiledDivide)?))
 }
 
-/// `local_tile(A, T)`: mode 0 of the zipped divide (one tile).
+/// `local_tile(A, T)`: mode 0 of the zipped divide (one tile; a `_` entry keeps the whole
+/// mode: `local_tile((M,N):(1,LD), [8:1,_])` is `(8,N):(1,LD)`).
 pub fn local_tile(a: &DynLayout, t: &Tiler) -> Result<DynLayout, DynError> {
     hier_unzip(a, t, Operation::LocalTile)?.mode(0)
 }

@@ -87,7 +87,8 @@ pub struct Tiling {
 }
 
 impl Tiling {
-    /// The tiles of `a` by `t`: tile k is `local_tile(a, t)` at grid index k.
+    /// The tiles of `a` by `t`: tile k is `local_tile(a, t)` at grid index k (a `_` in the
+    /// tiler keeps the whole mode in every tile, one tile along it).
     pub fn local_tile(a: &Layout, t: &Tiler) -> Result<Tiling, SubTensorError> {
         let (sub, grid) = divided(a, t)?;
         Tiling::new(&sub, &grid)
@@ -217,8 +218,10 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     }
 
     /// Tile `k` of `local_tile(A, T)`: mode 0 of `zipped_divide(A, T)` at the offset mode 1
-    /// gives k (the tiler must divide A, as layout-core's divide requires). For many k,
-    /// build the [`Tiling`] once and take [`Tensor::sub`].
+    /// gives k (the tiler must divide A, as layout-core's divide requires). A `_` in the tiler
+    /// keeps the whole mode in the tile: `[8:1, _]` over a 16×48 matrix is a block of 8 full
+    /// rows, tile 1 the rows 8..16. For many k, build the [`Tiling`] once and take
+    /// [`Tensor::sub`].
     pub fn local_tile(&self, t: &Tiler, k: usize) -> Result<Tensor<'a, T, RuntimeLayout>, SubTensorError> {
         self.sub(&Tiling::local_tile(&self.layout.to_layout(), t)?, k)
     }
