@@ -127,7 +127,7 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         let pre: usize = sizes[..mode].iter().product();
         let folded = sizes[mode];
         let size = self.size();
-        let rest = if folded == 0 { 0 } else { size / folded };
+        let rest = size.checked_div(folded).unwrap_or(0);
         let mut out = vec![init; rest];
         if size == 0 {
             return out;
