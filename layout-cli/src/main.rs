@@ -54,7 +54,7 @@ enum Command {
         #[command(flatten)]
         draw: Draw,
         /// Write the picture to FILE instead of stdout.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        #[arg(short = 'o', long = "output", value_name = "FILE", allow_hyphen_values = true)]
         output: Option<PathBuf>,
     },
     /// The steps of a composition, divide, product or complement, or why it is rejected.
