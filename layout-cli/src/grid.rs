@@ -155,10 +155,9 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
             l.size()
         ));
     }
-    let cosize = l.cosize().map_err(|e| e.to_string())?;
     let (rows, cols) = match tile {
         Some(t) => t,
-        None => square_tile(cosize)?,
+        None => square_tile(l.cosize().map_err(|e| e.to_string())?)?,
     };
     check_side(rows, cols)?;
     let mut cells = vec![Cell::ThreadValue(None); (rows * cols) as usize];

@@ -196,6 +196,12 @@ fn show_and_svg_draw_offsets_up_to_i64_max() {
     let o = layout(&["show", "3:4611686018427387904"]);
     assert_eq!(o.status.code(), Some(1));
     assert_no_panic(&o);
+    // A thread-value layout over a given tile: the index outside it, not the cosize's overflow.
+    let o = layout(&["show", "--tv", "--tile", "2x2", "(2,2):(1,9223372036854775806)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("T0V1 maps to 9223372036854775806, outside the 2x2 tile"), "{}", stderr(&o));
+    let o = layout(&["show", "--tv", "(2,2):(1,9223372036854775806)"]);
+    assert!(stderr(&o).contains("integer overflow"), "{}", stderr(&o));
 }
 
 #[test]
