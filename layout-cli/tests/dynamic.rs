@@ -124,3 +124,18 @@ fn show_and_svg_with_numbers_for_the_symbols() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("(4,2):(1,4)\n"));
 }
+
+/// A smallest offset of exactly `i64::MIN`, and a stride that fits only because its mode has
+/// extent 1: both are layouts, drawn and listed.
+#[test]
+fn numbers_near_the_limits() {
+    use layout_cli::show_with;
+    let min = lets(&["M=2", "N=2", "LD=9223372036854775807"]);
+    assert_eq!(eval_line_with("(M,N):(-1,-LD)", &min).unwrap(), "(2,2):(-1,-9223372036854775807)");
+    let grid = show_with("(M,N):(-1,-LD)", false, None, &min).unwrap();
+    assert!(grid.contains("| -9223372036854775808 |"), "{grid}");
+    let one = lets(&["M=9", "N=1", "LD=9223372036854775807"]);
+    let out = eval_line_with("local_tile_edge((M,N):(1,LD), [8:1,8:1])", &one).unwrap();
+    assert!(out.starts_with("2 tiles (2 x 1) over (9,1):(1,9223372036854775807)"), "{out}");
+    assert!(out.ends_with("tile 1 (1,0) at offset 8: (1,1):(1,9223372036854775807)  partial"), "{out}");
+}
