@@ -51,6 +51,7 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
         #(#own)*
         #(#shared)*
         #(#[doc = #doc])*
+        #[track_caller]
         #[allow(dead_code)]
         #vis fn #name<T, S, D>(#src: S, #dst: D)
         where

@@ -56,6 +56,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         #(#own)*
         #(#shared)*
         #(#[doc = #doc])*
+        #[track_caller]
         #[allow(dead_code)]
         #vis fn #name<SA, SB, SC>(#alpha: #t, #a: SA, #b: SB, #beta: #t, #c: SC)
         where
@@ -63,9 +64,9 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
             SB: #facade::CopySource<#t, #lb>,
             SC: #facade::CopyDest<#t, #lc>,
         {
-            let #a = SA::source(#a, #a_min, #a_max, #a_not);
-            let #b = SB::source(#b, #b_min, #b_max, #b_not);
-            let mut #c = SC::dest(#c, #c_min, #c_max, #c_not);
+            let #a = SA::operand(#a, "gemm", "A", #a_min, #a_max, #a_not);
+            let #b = SB::operand(#b, "gemm", "B", #b_min, #b_max, #b_not);
+            let mut #c = SC::operand(#c, "gemm", "C", #c_min, #c_max, #c_not);
             #body
         }
     }

@@ -26,6 +26,20 @@ pub struct GemmItem {
     pub plan: GemmPlan,
 }
 
+/// The element type `T` of `gemm(T, A, B, C)`, as written (`f32` and `f64` also read as F2
+/// strides in the notation); an error at it otherwise.
+pub fn scalar(arg: &Expr, expr: &ExprTokens, cx: &mut Ctxt) -> Option<Scalar> {
+    match expr.text.get(arg.span.start..arg.span.end) {
+        Some("f32") => Some(Scalar::F32),
+        Some("f64") => Some(Scalar::F64),
+        _ => {
+            let message = "the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`";
+            cx.error(expr.error_at(arg.span.start, arg.span.end, message));
+            None
+        }
+    }
+}
+
 /// Evaluates `gemm(T, A, B, C)` (the arguments of the call).
 pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<GemmItem> {
     if args.len() != 4 {
@@ -34,16 +48,7 @@ pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
         cx.error(expr.error_whole(message));
         return None;
     }
-    // As written: `f32` and `f64` also read as F2 strides in the notation.
-    let scalar = match expr.text.get(args[0].span.start..args[0].span.end) {
-        Some("f32") => Some(Scalar::F32),
-        Some("f64") => Some(Scalar::F64),
-        _ => {
-            let message = "the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`";
-            cx.error(expr.error_at(args[0].span.start, args[0].span.end, message));
-            None
-        }
-    };
+    let scalar = scalar(&args[0], expr, cx);
     let a = operand(&args[1], "A operand", expr, scope, cx);
     let b = operand(&args[2], "B operand", expr, scope, cx);
     let c = operand(&args[3], "C operand", expr, scope, cx);

@@ -6,6 +6,7 @@ use layout_core::notation::{ExprKind, parse};
 use crate::ast::ExprTokens;
 use crate::copy::{self, CopyItem};
 use crate::ctxt::Ctxt;
+use crate::dyn_kernel::{self, DynKernel, DynKind};
 use crate::eval::Scope;
 use crate::gemm::{self, GemmItem};
 
@@ -13,6 +14,8 @@ use crate::gemm::{self, GemmItem};
 pub enum Kernel {
     Copy(Box<CopyItem>),
     Gemm(Box<GemmItem>),
+    /// A copy or GEMM over layouts with symbols, planned at run time.
+    Dynamic(Box<DynKernel>),
 }
 
 /// The kernels a `pub fn NAME = KERNEL;` item may call: the signature and what the emitted
@@ -55,7 +58,24 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
         cx.error(expr.error_whole(format!("a `fn` item defines a kernel, not a layout: {USAGE}")));
         return None;
     };
+    let dynamic = |operands: &[layout_core::notation::Expr]| dyn_kernel::is_dynamic(operands, scope);
     match name.as_str() {
+        "copy" if args.len() == 2 && dynamic(args) => {
+            let operands = [(&args[0], "source"), (&args[1], "destination")];
+            dyn_kernel::evaluate(DynKind::Copy, &operands, expr, scope, cx).map(|k| Kernel::Dynamic(Box::new(k)))
+        }
+        "copy" if args.len() == 3 && dynamic(&args[..2]) => {
+            let message = "`overlapping` is for copies of static layouts; a copy over layouts with symbols needs a \
+                           destination that writes each place once";
+            cx.error(expr.error_at(args[2].span.start, args[2].span.end, message));
+            None
+        }
+        "gemm" if args.len() == 4 && dynamic(&args[1..]) => {
+            let scalar = gemm::scalar(&args[0], expr, cx);
+            let operands = [(&args[1], "A"), (&args[2], "B"), (&args[3], "C")];
+            let k = dyn_kernel::evaluate(DynKind::Gemm(scalar?), &operands, expr, scope, cx);
+            k.map(|k| Kernel::Dynamic(Box::new(k)))
+        }
         "copy" => copy::evaluate(args, expr, scope, cx).map(|c| Kernel::Copy(Box::new(c))),
         "gemm" => gemm::evaluate(args, expr, scope, cx).map(|g| Kernel::Gemm(Box::new(g))),
         _ => {

@@ -17,10 +17,12 @@ pub mod ast;
 mod copy;
 mod ctxt;
 mod dyn_fallback;
+mod dyn_kernel;
 pub mod dynamic;
 mod eval;
 mod expand;
 mod expand_copy;
+mod expand_dyn_kernel;
 mod expand_gemm;
 mod fallback;
 mod gemm;
@@ -85,6 +87,7 @@ fn expand_unguarded(input: TokenStream) -> TokenStream {
                     Outcome::Kernel(k) => out.extend(match *k {
                         Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
                         Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
+                        Kernel::Dynamic(d) => expand_dyn_kernel::kernel_fns(&target, &d),
                     }),
                     Outcome::KernelFailed(k) if k.gemm => out.extend(expand_gemm::gemm_fallback(&target, &k)),
                     Outcome::KernelFailed(k) => out.extend(expand_copy::copy_fallback(&target, &k)),

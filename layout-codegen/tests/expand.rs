@@ -54,6 +54,14 @@ snapshot!(
     "/// 2-D convolution as a GEMM over an im2col layout of the input.\npub fn conv = gemm(f32, ((4,4),(3,3)):((1,6),(1,6)), (2,(3,3)):(9,(1,3)), ((4,4),2):((1,4),16));"
 );
 snapshot!(
+    copy_over_symbols,
+    "pub ColMajor = (M,N):(1,LDS) where LDS >= M;\npub RowMajor = (M,N):(LDD,1) where LDD >= N;\npub fn to_row_major = copy(ColMajor, RowMajor);"
+);
+snapshot!(
+    gemm_over_symbols,
+    "pub A = (M,K):(1,LDA);\npub B = (N,K):(LDB,1);\npub C = (M,N):(1,LDC);\npub fn sgemm = gemm(f32, A, B, C);"
+);
+snapshot!(
     gemm_batched,
     "pub fn batched = gemm(f64, (64,64,4):(1,64,4096), (64,64,4):(64,1,4096), (64,64,4):(1,64,4096));"
 );

@@ -26,6 +26,28 @@ pub trait CopySource<T: Element, L> {
     fn source<'s>(self, min: isize, max: isize, layout: &'static str) -> SrcView<'s, T>
     where
         Self: 's;
+
+    /// [`CopySource::source`] for the operand `role` (`"A"`) of the kernel `kernel`
+    /// (`"gemm"`): a plain slice that is too short panics naming them. Defaults to `source`.
+    ///
+    /// # Panics
+    /// When a plain slice is too short.
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> SrcView<'s, T>
+    where
+        Self: Sized + 's,
+    {
+        let _ = (kernel, role);
+        self.source(min, max, layout)
+    }
 }
 
 /// Where a generated copy that writes through the layout `L` writes to: `&mut [T]`,
@@ -43,6 +65,28 @@ pub trait CopyDest<T: Element, L> {
     fn dest<'s>(self, min: isize, max: isize, layout: &'static str) -> DstView<'s, T>
     where
         Self: 's;
+
+    /// [`CopyDest::dest`] for the operand `role` (`"C"`) of the kernel `kernel` (`"gemm"`).
+    /// Defaults to `dest`.
+    ///
+    /// # Panics
+    /// When a plain slice is too short.
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> DstView<'s, T>
+    where
+        Self: Sized + 's,
+    {
+        let _ = (kernel, role);
+        self.dest(min, max, layout)
+    }
 }
 
 /// The index of offset 0 in a slice that must hold offsets `min..=max`, or a panic naming the
@@ -50,11 +94,11 @@ pub trait CopyDest<T: Element, L> {
 /// panic is out of line.
 #[inline]
 #[track_caller]
-fn origin(len: usize, min: isize, max: isize, side: &str, layout: &str) -> usize {
+fn origin(len: usize, min: isize, max: isize, (kernel, side): (&str, &str), layout: &str) -> usize {
     let base = min.min(0).unsigned_abs();
     let needed = base + max.max(0) as usize + 1;
     if len < needed {
-        too_short(len, min, max, needed, side, layout);
+        too_short(len, min, max, needed, (kernel, side), layout);
     }
     base
 }
@@ -62,9 +106,9 @@ fn origin(len: usize, min: isize, max: isize, side: &str, layout: &str) -> usize
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn too_short(len: usize, min: isize, max: isize, needed: usize, side: &str, layout: &str) -> ! {
+fn too_short(len: usize, min: isize, max: isize, needed: usize, (kernel, side): (&str, &str), layout: &str) -> ! {
     panic!(
-        "copy: the {side} slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}, \
+        "{kernel}: the {side} slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}, \
          which needs {needed}"
     );
 }
@@ -76,7 +120,23 @@ impl<T: Element, L> CopySource<T, L> for &[T] {
     where
         Self: 's,
     {
-        SrcView::new(self, origin(self.len(), min, max, "source", layout))
+        SrcView::new(self, origin(self.len(), min, max, ("copy", "source"), layout))
+    }
+
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> SrcView<'s, T>
+    where
+        Self: 's,
+    {
+        SrcView::new(self, origin(self.len(), min, max, (kernel, role), layout))
     }
 }
 
@@ -89,6 +149,21 @@ impl<T: Element, L, const N: usize> CopySource<T, L> for &[T; N] {
     {
         <&[T] as CopySource<T, L>>::source(self.as_slice(), min, max, layout)
     }
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> SrcView<'s, T>
+    where
+        Self: 's,
+    {
+        <&[T] as CopySource<T, L>>::operand(self.as_slice(), kernel, role, min, max, layout)
+    }
 }
 
 impl<T: Element, L> CopySource<T, L> for &Vec<T> {
@@ -100,6 +175,21 @@ impl<T: Element, L> CopySource<T, L> for &Vec<T> {
     {
         <&[T] as CopySource<T, L>>::source(self.as_slice(), min, max, layout)
     }
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> SrcView<'s, T>
+    where
+        Self: 's,
+    {
+        <&[T] as CopySource<T, L>>::operand(self.as_slice(), kernel, role, min, max, layout)
+    }
 }
 
 impl<T: Element, L> CopyDest<T, L> for &mut [T] {
@@ -109,7 +199,24 @@ impl<T: Element, L> CopyDest<T, L> for &mut [T] {
     where
         Self: 's,
     {
-        let base = origin(self.len(), min, max, "destination", layout);
+        let base = origin(self.len(), min, max, ("copy", "destination"), layout);
+        DstView::new(self, base)
+    }
+
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> DstView<'s, T>
+    where
+        Self: 's,
+    {
+        let base = origin(self.len(), min, max, (kernel, role), layout);
         DstView::new(self, base)
     }
 }
@@ -123,6 +230,21 @@ impl<T: Element, L, const N: usize> CopyDest<T, L> for &mut [T; N] {
     {
         <&mut [T] as CopyDest<T, L>>::dest(self.as_mut_slice(), min, max, layout)
     }
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> DstView<'s, T>
+    where
+        Self: 's,
+    {
+        <&mut [T] as CopyDest<T, L>>::operand(self.as_mut_slice(), kernel, role, min, max, layout)
+    }
 }
 
 impl<T: Element, L> CopyDest<T, L> for &mut Vec<T> {
@@ -133,6 +255,21 @@ impl<T: Element, L> CopyDest<T, L> for &mut Vec<T> {
         Self: 's,
     {
         <&mut [T] as CopyDest<T, L>>::dest(self.as_mut_slice(), min, max, layout)
+    }
+    #[inline]
+    #[track_caller]
+    fn operand<'s>(
+        self,
+        kernel: &'static str,
+        role: &'static str,
+        min: isize,
+        max: isize,
+        layout: &'static str,
+    ) -> DstView<'s, T>
+    where
+        Self: 's,
+    {
+        <&mut [T] as CopyDest<T, L>>::operand(self.as_mut_slice(), kernel, role, min, max, layout)
     }
 }
 

@@ -130,6 +130,8 @@ pub mod gemm;
 /// the loop nest and body a copy plan compiles to, with register-tile transposes, vector
 /// runs, broadcasts and gathers. The code `layout!` emits for a copy calls [`kernels::run`].
 pub mod kernels;
+mod plan;
+pub use plan::{CopyPlan, GemmPlan, PlanError, copy, gemm, try_copy, try_gemm};
 mod tensor;
 #[allow(deprecated)]
 pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
@@ -402,6 +404,7 @@ pub mod __private {
     pub use crate::__impl_layout_traits as impl_layout_traits;
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
+    pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
     pub use crate::small_gemm::small_gemm;
     pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};
     use layout_core::{AnyLayout, Value};

@@ -1,0 +1,251 @@
+//! The run-time GEMM: [`GemmPlan`] and [`gemm()`](crate::gemm) over tensors of any layout.
+
+use layout_core::GemmLeaf;
+
+use super::{PlanError, same, to_isize, to_usize};
+use crate::gemm::{GemmScalar, gemm_views};
+use crate::kernels::{DstView, SrcView};
+use crate::{Tensor, TensorMut, TrustedLayout};
+
+const KERNEL: &str = "gemm";
+
+/// One leaf of a dimension: its extent and the stride of A, B and C along it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Leaf {
+    extent: usize,
+    a: isize,
+    b: isize,
+    c: isize,
+}
+
+impl Leaf {
+    fn new(l: &GemmLeaf) -> Result<Self, PlanError> {
+        let s = |v| to_isize(KERNEL, "a stride", v);
+        Ok(Leaf { extent: to_usize(KERNEL, "an extent", l.extent)?, a: s(l.a)?, b: s(l.b)?, c: s(l.c)? })
+    }
+}
+
+/// The plan of `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)` over A `(M,K)`, B `(N,K)`
+/// and C `(M,N)` (with a batch mode `L` last in all three, if any), made once from the
+/// layouts' values and run over any tensors of those layouts. Each of M, N and K may be
+/// several leaves (a tensor contraction, an im2col view): the kernel, the same blocked,
+/// run-time dispatched engine the `gemm` items of `layout!` call, takes the largest leaf of
+/// each, and the other leaves (and the batch mode) are loops around it; K loops accumulate
+/// into C after their first step.
+///
+/// ```
+/// use cute_layout::{GemmPlan, Tensor, TensorMut, layout};
+///
+/// layout! {
+///     pub A = (M,K):(1,LDA) where LDA >= M;
+///     pub B = (N,K):(LDB,1) where LDB >= K;
+///     pub C = (M,N):(1,LDC) where LDC >= M;
+/// }
+/// let (m, n, k) = (3, 2, 4);
+/// let a: Vec<f32> = (0..12).map(|x| x as f32).collect(); // A(i,p) = i + 3p
+/// let b = vec![1.0f32; 8];                                // B(j,p) = 1
+/// let mut c = vec![0.0f32; 6];
+/// let (la, lb, lc) = (A::new(m, k, m).unwrap(), B::new(n, k, k).unwrap(), C::new(m, n, m).unwrap());
+/// let plan = GemmPlan::new(&la, &lb, &lc).unwrap();
+/// let (ta, tb) = (Tensor::new(&a, la).unwrap(), Tensor::new(&b, lb).unwrap());
+/// plan.run(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, lc).unwrap());
+/// // C(i,j) = Σ_p (i + 3p) = 4i + 18
+/// assert_eq!(c, [18.0, 22.0, 26.0, 18.0, 22.0, 26.0]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GemmPlan<A, B, C> {
+    a: A,
+    b: B,
+    c: C,
+    m: Leaf,
+    n: Leaf,
+    k: Leaf,
+    /// The other leaves, outermost first; `true` for a leaf of K.
+    loops: Vec<(Leaf, bool)>,
+    /// M, N, K and the number of batches.
+    extents: (usize, usize, usize, usize),
+}
+
+impl<A, B, C> GemmPlan<A, B, C>
+where
+    A: TrustedLayout + PartialEq,
+    B: TrustedLayout + PartialEq,
+    C: TrustedLayout + PartialEq,
+{
+    /// Plans the product. Fails when the operands' ranks are not 2 (3 with a batch mode), the
+    /// extents of a dimension differ between two operands, the leaves of a dimension have no
+    /// common refinement, or C maps two elements to one offset (the error names the numbers).
+    pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
+        let plan = layout_core::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
+            .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
+        let split = |leaves: &[GemmLeaf]| -> Result<(Leaf, Vec<Leaf>), PlanError> {
+            let (kernel, rest) = layout_core::GemmPlan::split(leaves);
+            Ok((Leaf::new(&kernel)?, rest.iter().map(Leaf::new).collect::<Result<_, _>>()?))
+        };
+        let (m, m_rest) = split(&plan.m_leaves)?;
+        let (n, n_rest) = split(&plan.n_leaves)?;
+        let (k, k_rest) = split(&plan.k_leaves)?;
+        let batch = plan.batch_leaves.iter().map(Leaf::new).collect::<Result<Vec<_>, _>>()?;
+        let mut loops: Vec<(Leaf, bool)> = batch.into_iter().chain(m_rest).chain(n_rest).map(|l| (l, false)).collect();
+        loops.extend(k_rest.into_iter().map(|l| (l, true)));
+        let e = |v| to_usize(KERNEL, "an extent", v);
+        let extents = (e(plan.m)?, e(plan.n)?, e(plan.k)?, e(plan.batch)?);
+        Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents })
+    }
+
+    /// The A layout the plan was made for.
+    pub fn a(&self) -> &A {
+        &self.a
+    }
+
+    /// The B layout the plan was made for.
+    pub fn b(&self) -> &B {
+        &self.b
+    }
+
+    /// The C layout the plan was made for.
+    pub fn c(&self) -> &C {
+        &self.c
+    }
+
+    /// The extents of M, N and K, and the number of batches (1 without a batch mode).
+    pub fn extents(&self) -> (usize, usize, usize, usize) {
+        self.extents
+    }
+
+    /// Runs `c = alpha·a·bᵀ + beta·c` over tensors of the plan's layouts; `beta = 0` does not
+    /// read C, `alpha = 0` reads neither A nor B.
+    ///
+    /// # Panics
+    /// When a tensor's layout is not the plan's ([`GemmPlan::try_run`] returns the error).
+    #[track_caller]
+    pub fn run<T: GemmScalar>(
+        &self,
+        alpha: T,
+        a: &Tensor<'_, T, A>,
+        b: &Tensor<'_, T, B>,
+        beta: T,
+        c: &mut TensorMut<'_, T, C>,
+    ) {
+        if let Err(e) = self.try_run(alpha, a, b, beta, c) {
+            panic!("{e}");
+        }
+    }
+
+    /// [`GemmPlan::run`], with a layout that is not the plan's an error.
+    pub fn try_run<T: GemmScalar>(
+        &self,
+        alpha: T,
+        a: &Tensor<'_, T, A>,
+        b: &Tensor<'_, T, B>,
+        beta: T,
+        c: &mut TensorMut<'_, T, C>,
+    ) -> Result<(), PlanError> {
+        same(KERNEL, "A", &self.a, a.layout())?;
+        same(KERNEL, "B", &self.b, b.layout())?;
+        same(KERNEL, "C", &self.c, c.layout())?;
+        self.execute(alpha, a, b, beta, c);
+        Ok(())
+    }
+
+    /// Runs the plan over tensors whose layouts are the plan's (checked by the caller): one
+    /// call of the engine per point of the loops around the kernel.
+    #[track_caller]
+    pub(super) fn execute<T: GemmScalar>(
+        &self,
+        alpha: T,
+        a: &Tensor<'_, T, A>,
+        b: &Tensor<'_, T, B>,
+        beta: T,
+        c: &mut TensorMut<'_, T, C>,
+    ) {
+        let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
+        let base = c.base();
+        let mut cv = DstView::new(c.as_mut_slice(), base);
+        let (m, n, k) = (self.m, self.n, self.k);
+        let mut at = vec![0usize; self.loops.len()];
+        loop {
+            // The offsets of this point: coordinates of the operands' domains, so the sums
+            // are offsets of their layouts and cannot overflow.
+            let (mut ao, mut bo, mut co) = (0isize, 0isize, 0isize);
+            let mut first_k = true;
+            for (&i, &(l, is_k)) in at.iter().zip(&self.loops) {
+                let i = i as isize;
+                (ao, bo, co) = (ao + i * l.a, bo + i * l.b, co + i * l.c);
+                first_k &= !is_k || i == 0;
+            }
+            let beta_here = if first_k { beta } else { T::ONE };
+            // The engine checks each operand's reach against its view.
+            gemm_views(
+                m.extent, n.extent, k.extent, alpha, &av, ao, m.a, k.a, &bv, bo, k.b, n.b, beta_here, &mut cv, co, m.c,
+                n.c,
+            );
+            // The next point, the last loop fastest.
+            let mut d = at.len();
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                at[d] += 1;
+                if at[d] < self.loops[d].0.extent {
+                    break;
+                }
+                at[d] = 0;
+            }
+        }
+    }
+}
+
+/// `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)` over tensors of any layouts, A `(M,K)`,
+/// B `(N,K)` and C `(M,N)` as for the `gemm` items of `layout!` (a batch mode last in all
+/// three, if any): plans from the layouts' values and runs the blocked engine
+/// ([`GemmPlan`] keeps the plan for many calls). `beta = 0` does not read C.
+///
+/// ```
+/// use cute_layout::{RuntimeLayout, Tensor, TensorMut, gemm};
+///
+/// // C (2x2, column-major) = A (2x3, column-major) times Bᵀ, B (N,K) row-major.
+/// let a = [1.0f64, 4.0, 2.0, 5.0, 3.0, 6.0]; // [[1,2,3],[4,5,6]]
+/// let b = [1.0f64, 0.0, 1.0, 0.0, 1.0, 0.0]; // B(0,·) = (1,0,1), B(1,·) = (0,1,0)
+/// let mut c = [0.0f64; 4];
+/// let la = RuntimeLayout::<2>::new(&[(2, 1), (3, 2)]).unwrap();
+/// let lb = RuntimeLayout::<2>::new(&[(2, 3), (3, 1)]).unwrap();
+/// let lc = RuntimeLayout::<2>::new(&[(2, 1), (2, 2)]).unwrap();
+/// gemm(1.0, &Tensor::new(&a, la).unwrap(), &Tensor::new(&b, lb).unwrap(), 0.0, &mut TensorMut::new(&mut c, lc).unwrap());
+/// assert_eq!(c, [4.0, 10.0, 2.0, 5.0]); // C(i,0) = A(i,0) + A(i,2), C(i,1) = A(i,1)
+/// ```
+///
+/// # Panics
+/// When the plan fails ([`try_gemm`] returns the error), at the caller's line.
+#[track_caller]
+pub fn gemm<T, A, B, C>(alpha: T, a: &Tensor<'_, T, A>, b: &Tensor<'_, T, B>, beta: T, c: &mut TensorMut<'_, T, C>)
+where
+    T: GemmScalar,
+    A: TrustedLayout + PartialEq,
+    B: TrustedLayout + PartialEq,
+    C: TrustedLayout + PartialEq,
+{
+    match GemmPlan::new(a.layout(), b.layout(), c.layout()) {
+        Ok(plan) => plan.execute(alpha, a, b, beta, c),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// [`gemm()`], with layouts that cannot be multiplied an error.
+pub fn try_gemm<T, A, B, C>(
+    alpha: T,
+    a: &Tensor<'_, T, A>,
+    b: &Tensor<'_, T, B>,
+    beta: T,
+    c: &mut TensorMut<'_, T, C>,
+) -> Result<(), PlanError>
+where
+    T: GemmScalar,
+    A: TrustedLayout + PartialEq,
+    B: TrustedLayout + PartialEq,
+    C: TrustedLayout + PartialEq,
+{
+    GemmPlan::new(a.layout(), b.layout(), c.layout())?.execute(alpha, a, b, beta, c);
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Kernels over tensors of any layout, planned at run time: [`copy()`](crate::copy) and
+//! [`gemm()`](crate::gemm) take tensors (static items, dynamic items, run-time layouts,
+//! sub-tensors and edge tiles), plan from the layouts' values (layout-core's copy and GEMM
+//! planners, the same the macro runs at compile time) and run the same precompiled kernels as
+//! the `layout!` items. A [`CopyPlan`] or [`GemmPlan`] is the plan kept, to run many times
+//! over tensors of the layouts it was made for, with no planning per call.
+
+pub(crate) mod cache;
+mod copy_plan;
+mod gemm_plan;
+
+pub use copy_plan::{CopyPlan, copy, try_copy};
+pub use gemm_plan::{GemmPlan, gemm, try_gemm};
+
+use crate::{LayoutError, LayoutFn};
+
+/// Why a run-time kernel cannot run: the planner's error (sizes that differ, a destination
+/// that writes one place twice, operands whose modes do not agree), or a tensor whose layout
+/// is not the one its plan was made for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The planner rejects the layouts (the error names the numbers).
+    #[error("{kernel}: {source}")]
+    Layout {
+        /// `copy` or `gemm`.
+        kernel: &'static str,
+        /// What the planner says.
+        source: LayoutError,
+    },
+    /// A tensor passed to [`CopyPlan::run`] or [`GemmPlan::run`] has another layout than the
+    /// plan's.
+    #[error("{kernel}: the plan was made for the {operand} layout `{planned}`, but the tensor's layout is `{found}`")]
+    Mismatch {
+        /// `copy` or `gemm`.
+        kernel: &'static str,
+        /// Which operand: `source`, `destination`, `A`, `B` or `C`.
+        operand: &'static str,
+        /// The layout the plan was made for.
+        planned: String,
+        /// The tensor's layout.
+        found: String,
+    },
+    /// Two operands of a kernel item give a shared symbol different values (the same symbol
+    /// in two operands is the same extent or stride).
+    #[error(
+        "{kernel}: the symbol `{symbol}` is {} in the {} (`{}`) but {} in the {} (`{}`); the same symbol in two \
+         operands must have one value",
+        first.2, first.0, first.1, second.2, second.0, second.1
+    )]
+    Symbol {
+        /// The kernel item.
+        kernel: &'static str,
+        /// The symbol.
+        symbol: &'static str,
+        /// The first operand: its role, its item and the symbol's value there.
+        first: (&'static str, &'static str, usize),
+        /// The second operand.
+        second: (&'static str, &'static str, usize),
+    },
+    /// A number of the plan does not fit the machine's integers (a layout-core value beyond
+    /// `isize`).
+    #[error("{kernel}: {what} {value} does not fit in isize")]
+    Overflow {
+        /// `copy` or `gemm`.
+        kernel: &'static str,
+        /// What did not fit.
+        what: &'static str,
+        /// Its value.
+        value: i64,
+    },
+}
+
+/// `Ok` when `found` is the plan's layout `planned`, else [`PlanError::Mismatch`].
+fn same<L: LayoutFn + PartialEq>(
+    kernel: &'static str,
+    operand: &'static str,
+    planned: &L,
+    found: &L,
+) -> Result<(), PlanError> {
+    if planned == found {
+        return Ok(());
+    }
+    Err(PlanError::Mismatch {
+        kernel,
+        operand,
+        planned: planned.to_layout().to_string(),
+        found: found.to_layout().to_string(),
+    })
+}
+
+/// `v` as an `isize`, or [`PlanError::Overflow`] naming it.
+fn to_isize(kernel: &'static str, what: &'static str, v: i64) -> Result<isize, PlanError> {
+    isize::try_from(v).map_err(|_| PlanError::Overflow { kernel, what, value: v })
+}
+
+/// `v` (non-negative) as a `usize`, or [`PlanError::Overflow`] naming it.
+fn to_usize(kernel: &'static str, what: &'static str, v: i64) -> Result<usize, PlanError> {
+    usize::try_from(v).map_err(|_| PlanError::Overflow { kernel, what, value: v })
+}
