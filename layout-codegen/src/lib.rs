@@ -154,6 +154,7 @@ pub fn expand_kernel(text: &str, name: &str) -> Result<TokenStream, String> {
     Ok(match kernel {
         Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
         Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
+        Kernel::Dynamic(d) => expand_dyn_kernel::kernel_fns(&target, &d),
     })
 }
 
