@@ -8,6 +8,8 @@
 //! layout svg --tv '((4,8),2):((16,1),8)' -o tv.svg       # a picture, cells coloured by thread
 //! layout explain 'composition((4,6):(2,3), 6:3)'         # the algorithm's steps, or why not
 //! layout expand --name Tiled '((2,4),3):((1,6),2)'       # the code `layout!` emits
+//! layout expand --name t 'copy((4,8):(1,4), (4,8):(8,1))' # a kernel item's function
+//! layout show --let M=8 --let N=4 '(M,N):(1,M)'          # a layout over symbols, with numbers
 //! ```
 //!
 //! Exit codes: 0 success (also when the reader of stdout goes away, as `cat` does), 1 an
