@@ -66,7 +66,7 @@ pub use divide::{
 };
 pub use dynamic::{DynLayout, DynamicError, SymInt, evaluate_dynamic};
 pub use error::{Blame, LayoutError, Result};
-pub use explain::{Explanation, explain};
+pub use explain::{Explanation, explain, explain_in};
 pub use f2::F2Layout;
 pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
 pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, detected_caches};
