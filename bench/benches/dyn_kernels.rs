@@ -12,6 +12,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use cute_layout::gemm::gemm_views;
+use cute_layout::kernels::{DstView, SrcView};
 use cute_layout::{CopyPlan, GemmPlan, Tensor, TensorMut, copy, layout};
 use faer::linalg::matmul::matmul as faer_matmul;
 use faer::{Accum, Par};
@@ -155,7 +157,7 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
     if name.contains(filter) {
         let a: Vec<f32> = (0..64).map(|i| i as f32 / 64.0).collect();
         let b: Vec<f32> = (0..64).map(|i| 1.0 - i as f32 / 64.0).collect();
-        let (mut c1, mut c2, mut c3) = ([0f32; 64], [0f32; 64], [0f32; 64]);
+        let (mut c1, mut c2, mut c3, mut c4) = ([0f32; 64], [0f32; 64], [0f32; 64], [0f32; 64]);
         let (la, lb, lc) = (A::new(8, 8, 8).unwrap(), B::new(8, 8, 8).unwrap(), C::new(8, 8, 8).unwrap());
         let (ta, tb) = (Tensor::new(&a, la).unwrap(), Tensor::new(&b, lb).unwrap());
         let plan = GemmPlan::new(&la, &lb, &lc).unwrap();
@@ -171,6 +173,14 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
                 (
                     "GemmPlan::run",
                     Box::new(|| plan.run(1.0, black_box(&ta), &tb, 0.0, &mut TensorMut::new(&mut c3, lc).unwrap())),
+                ),
+                (
+                    "gemm_views",
+                    Box::new(|| {
+                        let (va, vb) = (SrcView::new(black_box(&a), 0), SrcView::new(&b, 0));
+                        let mut vc = DstView::new(&mut c4, 0);
+                        gemm_views(8, 8, 8, 1.0, &va, 0, 1, 8, &vb, 0, 1, 8, 0.0, &mut vc, 0, 1, 8);
+                    }),
                 ),
             ],
         );
