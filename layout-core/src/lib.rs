@@ -60,7 +60,9 @@ pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
 pub use composed::{ComposedLayout, Stage, compose_chains, compose_swizzle};
 pub use composition::{composition, composition_tiler};
-pub use copy::{CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness, injectivity_witness_within};
+pub use copy::{
+    CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness, injectivity_witness_within,
+};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
 };
