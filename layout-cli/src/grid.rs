@@ -62,8 +62,9 @@ pub struct Grid {
     pub cols: usize,
     /// The cells, row by row.
     pub cells: Vec<Cell>,
-    /// The largest offset (or thread) plus one, for colour scales.
-    pub extent: i64,
+    /// The largest offset, coordinate component or thread, for colour scales (not plus one:
+    /// the largest offset may be `i64::MAX`).
+    pub max: i64,
     /// For a swizzled layout: colour offsets by the bits the swizzle flips, `(shift, count)`,
     /// so the permutation shows as a pattern (stripes before the swizzle, diagonals after).
     pub swizzle_bits: Option<(u32, u32)>,
@@ -124,7 +125,7 @@ pub fn cells(d: &Drawable) -> Result<Grid, String> {
         }
         _ => None,
     };
-    Ok(Grid { title: d.title(), rows: rows as usize, cols: cols as usize, cells, extent: max + 1, swizzle_bits })
+    Ok(Grid { title: d.title(), rows: rows as usize, cols: cols as usize, cells, max, swizzle_bits })
 }
 
 /// The coordinates of modes 1.. for a column index (colexicographic over those modes).
@@ -154,10 +155,9 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
             l.size()
         ));
     }
-    let cosize = l.cosize().map_err(|e| e.to_string())?;
     let (rows, cols) = match tile {
         Some(t) => t,
-        None => square_tile(cosize)?,
+        None => square_tile(l.cosize().map_err(|e| e.to_string())?)?,
     };
     check_side(rows, cols)?;
     let mut cells = vec![Cell::ThreadValue(None); (rows * cols) as usize];
@@ -176,7 +176,7 @@ pub fn thread_values(l: &Layout, tile: Option<(i64, i64)>) -> Result<Grid, Strin
         rows: rows as usize,
         cols: cols as usize,
         cells,
-        extent: threads,
+        max: threads - 1,
         swizzle_bits: None,
     })
 }

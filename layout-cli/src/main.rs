@@ -8,6 +8,8 @@
 //! layout svg --tv '((4,8),2):((16,1),8)' -o tv.svg       # a picture, cells coloured by thread
 //! layout explain 'composition((4,6):(2,3), 6:3)'         # the algorithm's steps, or why not
 //! layout expand --name Tiled '((2,4),3):((1,6),2)'       # the code `layout!` emits
+//! layout expand --name t 'copy((4,8):(1,4), (4,8):(8,1))' # a kernel item's function
+//! layout show --let M=8 --let N=4 '(M,N):(1,M)'          # a layout over symbols, with numbers
 //! ```
 //!
 //! Exit codes: 0 success (also when the reader of stdout goes away, as `cat` does), 1 an
@@ -17,8 +19,11 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
-use layout_cli::{eval_line_with, expand, explain, functions, parse_let, parse_tile, show, svg, table_line};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use layout_cli::{
+    TableError, eval_line_with, expand, explain_with, functions, parse_let, parse_tile, show_with, svg_with,
+    write_table,
+};
 
 #[derive(Parser)]
 #[command(name = "layout", version, about = "Evaluate, tabulate, draw and explain CuTe layout expressions")]
@@ -51,7 +56,7 @@ enum Command {
         #[command(flatten)]
         draw: Draw,
         /// Write the picture to FILE instead of stdout.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        #[arg(short = 'o', long = "output", value_name = "FILE", allow_hyphen_values = true)]
         output: Option<PathBuf>,
     },
     /// The steps of a composition, divide, product or complement, or why it is rejected.
@@ -59,13 +64,18 @@ enum Command {
         /// The expression to explain.
         #[arg(allow_negative_numbers = true)]
         expr: String,
+        /// A number for a symbol (repeat for each): the steps for those numbers. Without,
+        /// an expression over symbols is explained by its symbolic result and conditions.
+        #[arg(long = "let", value_name = "NAME=N", value_parser = parse_let)]
+        lets: Vec<(String, i64)>,
     },
-    /// The Rust code `layout!` emits for EXPR.
+    /// The Rust code `layout!` emits for EXPR: a layout's types, or the function of a kernel
+    /// call (`copy(SRC, DST)`, `gemm(T, A, B, C)`) as `pub fn NAME = KERNEL;` emits it.
     Expand {
-        /// The expression.
+        /// The expression or kernel call.
         #[arg(allow_negative_numbers = true)]
         expr: String,
-        /// The name of the generated type.
+        /// The name of the generated type (or function).
         #[arg(long, default_value = "L")]
         name: String,
     },
@@ -94,34 +104,62 @@ struct Draw {
     /// With --tv: the M×N tile the indices address, column-major (`MxN` or `(M,N)`).
     #[arg(long, value_name = "MxN", requires = "tv", value_parser = parse_tile)]
     tile: Option<(i64, i64)>,
+    /// A number for a symbol (repeat for each): a layout over symbols is drawn with the
+    /// numbers in, after its run-time conditions are checked.
+    #[arg(long = "let", value_name = "NAME=N", value_parser = parse_let)]
+    lets: Vec<(String, i64)>,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_args();
     match cli.command {
-        Command::Eval { batch, lets } => run_batchable(batch, &|e| eval_line_with(e, &lets)),
-        Command::Table(b) => run_batchable(b, &table_line),
-        Command::Show(d) => finish(show(&d.expr, d.tv, d.tile), None),
-        Command::Svg { draw: d, output } => finish(svg(&d.expr, d.tv, d.tile), output),
-        Command::Explain { expr } => run_explain(&expr),
+        Command::Eval { batch, lets } => match batch.expr {
+            Some(expr) if !batch.batch => finish(eval_line_with(&expr, &lets), None),
+            _ => run_batch(&|e, out| {
+                let line = eval_line_with(e, &lets).map_err(TableError::Rejected)?;
+                Ok(writeln!(out, "{}", line.replace('\n', " "))?)
+            }),
+        },
+        Command::Table(b) => match b.expr {
+            Some(expr) if !b.batch => run_table(&expr),
+            _ => run_batch(&write_table),
+        },
+        Command::Show(d) => finish(show_with(&d.expr, d.tv, d.tile, &d.lets), None),
+        Command::Svg { draw: d, output } => finish(svg_with(&d.expr, d.tv, d.tile, &d.lets), output),
+        Command::Explain { expr, lets } => run_explain(&expr, &lets),
         Command::Expand { expr, name } => finish(expand(&expr, &name), None),
         Command::Functions => finish(Ok(functions()), None),
     }
 }
 
+/// The command line, with an expression that begins with `-` (`layout eval '-4:1'`) taken
+/// as the expression it is rather than as an unknown option (`layout_cli::args`).
+fn parse_args() -> Cli {
+    let mut cmd = Cli::command();
+    let args = layout_cli::args::hyphen_expressions_last(std::env::args_os().collect(), &cmd);
+    let parsed = cmd.try_get_matches_from_mut(args).and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    parsed.unwrap_or_else(|e| e.format(&mut cmd).exit())
+}
+
 /// `explain`: the narration goes to stdout whether or not the operation is accepted; the
 /// exit code says which.
-fn run_explain(expr: &str) -> ExitCode {
-    match explain(expr) {
+fn run_explain(expr: &str, lets: &[(String, i64)]) -> ExitCode {
+    match explain_with(expr, lets) {
         Ok(out) => print(&out, ExitCode::SUCCESS),
         Err(out) => print(&out, ExitCode::FAILURE),
     }
 }
 
-fn run_batchable(b: Batch, run: &dyn Fn(&str) -> Result<String, String>) -> ExitCode {
-    match b.expr {
-        Some(expr) if !b.batch => finish(run(&expr), None),
-        _ => batch(run),
+/// `table EXPR`: the values streamed to stdout as they are computed.
+fn run_table(expr: &str) -> ExitCode {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match write_table(expr, &mut out).and_then(|()| Ok(out.flush()?)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(TableError::Io(e)) => write_failed(&e),
+        Err(TableError::Rejected(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -163,21 +201,22 @@ fn write_failed(e: &io::Error) -> ExitCode {
 }
 
 /// One output line per input line, whatever happens; never stops early (except when the
-/// reader of stdout goes away).
-fn batch(run: &dyn Fn(&str) -> Result<String, String>) -> ExitCode {
+/// reader of stdout goes away). `run` writes one line, or writes nothing and says why not.
+fn run_batch(run: &dyn Fn(&str, &mut dyn Write) -> Result<(), TableError>) -> ExitCode {
     let stdin = io::stdin().lock();
     let mut out = io::BufWriter::new(io::stdout().lock());
     for line in stdin.split(b'\n') {
         let line = match line {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(l) => run(l.strip_suffix('\r').unwrap_or(&l)),
-                Err(_) => Err("the input line is not UTF-8".into()),
+                Ok(l) => run(l.strip_suffix('\r').unwrap_or(&l), &mut out),
+                Err(_) => Err(TableError::Rejected("the input line is not UTF-8".into())),
             },
-            Err(e) => Err(format!("unreadable input line: {e}")),
+            Err(e) => Err(TableError::Rejected(format!("unreadable input line: {e}"))),
         };
         let written = match line {
-            Ok(v) => writeln!(out, "{}", v.replace('\n', " ")),
-            Err(msg) => writeln!(out, "error: {}", msg.replace('\n', " ")),
+            Ok(()) => Ok(()),
+            Err(TableError::Rejected(msg)) => writeln!(out, "error: {}", msg.replace('\n', " ")),
+            Err(TableError::Io(e)) => Err(e),
         };
         if let Err(e) = written {
             return write_failed(&e);

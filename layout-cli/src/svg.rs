@@ -56,12 +56,12 @@ pub fn color(g: &Grid, c: Cell) -> (u8, u8, u8) {
     match c {
         Cell::Offset(v) => match g.swizzle_bits {
             Some((shift, bits)) => hue((v >> shift) & ((1 << bits) - 1), 1 << bits),
-            None => ramp(if g.extent > 1 { v as f64 / (g.extent - 1) as f64 } else { 0.0 }),
+            None => ramp(if g.max > 0 { v as f64 / g.max as f64 } else { 0.0 }),
         },
         // A coordinate: hue from the first component, lightness from the second.
         Cell::Coordinate(a, b) => {
             let (r, gg, bb) = THREAD_COLORS[(a.rem_euclid(8)) as usize];
-            let k = if g.extent > 1 { 1.0 - 0.5 * b as f64 / (g.extent - 1) as f64 } else { 1.0 };
+            let k = if g.max > 0 { 1.0 - 0.5 * b as f64 / g.max as f64 } else { 1.0 };
             ((r as f64 * k) as u8, (gg as f64 * k) as u8, (bb as f64 * k) as u8)
         }
         Cell::ThreadValue(Some((t, _))) => THREAD_COLORS[(t % 8) as usize],
@@ -172,7 +172,7 @@ fn legend(s: &mut String, g: &Grid, x0: f64, y: f64) {
     if thread {
         let _ =
             writeln!(s, r#"<text x="{x0}" y="{}" font-size="12">threads (colour = thread mod 8):</text>"#, y + 10.0);
-        for t in 0..g.extent.min(8) {
+        for t in 0..=g.max.min(7) {
             let (r, gg, b) = THREAD_COLORS[t as usize];
             let x = x0 + 250.0 + t as f64 * 44.0;
             let _ = writeln!(
@@ -216,6 +216,6 @@ fn legend(s: &mut String, g: &Grid, x0: f64, y: f64) {
         r#"<text x="{}" y="{}" font-size="12">{}</text>"#,
         x0 + 70.0 + steps as f64 * 6.0 + 6.0,
         y + 11.0,
-        g.extent - 1
+        g.max
     );
 }

@@ -122,6 +122,88 @@ fn negative_numbers_are_expressions() {
     assert!(stderr(&o).contains("extent -3"));
 }
 
+/// `layout eval '-4:1'` was a usage error ("unexpected argument '-4'"): an expression may
+/// begin with `-`, before or after the options, and the options still work.
+#[test]
+fn an_expression_may_begin_with_a_minus() {
+    for args in [&["eval", "-4:1"][..], &["show", "-4:1"], &["table", "-4:1"], &["explain", "-4:1"]] {
+        let o = layout(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let text = stderr(&o) + &stdout(&o);
+        assert!(text.contains("shape `-4` has the extent -4"), "{args:?}: {text}");
+    }
+    let o = layout(&["eval", "-1@0+2@1"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "-1@0+2@1\n"), "{}", stderr(&o));
+    let o = layout(&["eval", "-2", "--let", "M=1"]); // the option after the expression still counts
+    assert!(stderr(&o).contains("`--let M=…`: the expression has no symbols"), "{}", stderr(&o));
+    let o = layout(&["table", "--batch"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = layout(&["expand", "-4:1", "--frob"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("'--frob'"), "{}", stderr(&o));
+    // The value of `-o` is a file name, whatever it begins with.
+    let dir = std::env::temp_dir().join(format!("layout-cli-minus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_layout"))
+        .current_dir(&dir)
+        .args(["svg", "-o", "-1.svg", "(2,2):(1,2)"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(dir.join("-1.svg")).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `table` of 2^22 elements used to hold every value and its text (about 87 bytes an element,
+/// 366 MB here) and abort under a memory limit; it streams them now.
+#[cfg(unix)]
+#[test]
+fn table_streams_its_values() {
+    let script = format!("ulimit -v 65536 && exec '{}' table '(2048,2048):(2048,1)'", env!("CARGO_BIN_EXE_layout"));
+    let o = Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert_no_panic(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("0 2048 4096 ") && out.ends_with(" 4192255 4194303\n"), "{}", &out[out.len() - 40..]);
+    assert_eq!(out.split(' ').count(), 1 << 22);
+    // Offsets that do not fit are an error before anything is written.
+    let o = layout(&["table", "3:4611686018427387904"]);
+    assert_eq!((o.status.code(), o.stdout.len()), (Some(1), 0));
+    assert!(stderr(&o).contains("integer overflow: 2 * 4611686018427387904"), "{}", stderr(&o));
+    let o = with_stdin(&["table", "--batch"], b"3:4611686018427387904\n(2,2):(-1,-2)\nSw<1,0,1> o 4:1\n");
+    assert_eq!(
+        stdout(&o),
+        "error: integer overflow: 2 * 4611686018427387904 does not fit in 64 bits\n0 -1 -2 -3\n0 1 3 2\n"
+    );
+    let o = layout(&["table", "(2,3):(-4611686018427387904,4611686018427387903)"]);
+    assert_eq!(stdout(&o), "0 -4611686018427387904 4611686018427387903 -1 9223372036854775806 4611686018427387902\n");
+}
+
+/// The largest offset `i64::MAX` used to overflow `max + 1` for the colour scale.
+#[test]
+fn show_and_svg_draw_offsets_up_to_i64_max() {
+    for cmd in ["show", "svg"] {
+        for expr in
+            ["2:9223372036854775807", "(2,2):(4611686018427387904,4611686018427387903)", "2:-9223372036854775807"]
+        {
+            let o = layout(&[cmd, expr]);
+            assert_no_panic(&o);
+            assert_eq!(o.status.code(), Some(0), "{cmd} {expr}: {}", stderr(&o));
+        }
+    }
+    let o = layout(&["show", "2:9223372036854775807"]);
+    assert!(stdout(&o).contains("| 9223372036854775807 |"), "{}", stdout(&o));
+    let o = layout(&["show", "3:4611686018427387904"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_no_panic(&o);
+    // A thread-value layout over a given tile: the index outside it, not the cosize's overflow.
+    let o = layout(&["show", "--tv", "--tile", "2x2", "(2,2):(1,9223372036854775806)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("T0V1 maps to 9223372036854775806, outside the 2x2 tile"), "{}", stderr(&o));
+    let o = layout(&["show", "--tv", "(2,2):(1,9223372036854775806)"]);
+    assert!(stderr(&o).contains("integer overflow"), "{}", stderr(&o));
+}
+
 #[test]
 fn batch_answers_every_line_in_order() {
     let o = with_stdin(&["eval", "--batch"], b"4:1\ncomposition((4,6):(2,3), 6:3)\n\nsize((4,8))\nfoo(\r\n");
@@ -170,6 +252,19 @@ fn edge_tiles_with_a_huge_tile_are_one_tile() {
     assert_no_panic(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("1 tiles (1 x 1) over (16,8):(1,16)"), "{}", stdout(&o));
+    // A tile just below the extent, both near 2^63: two tiles, the second of one element.
+    let o = layout(&[
+        "eval",
+        "--let",
+        "M=9223372036854775807",
+        "--let",
+        "N=1",
+        "local_tile_edge((M,N):(1,M), [9223372036854775806:1, 8:1])",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines[0], "2 tiles (2 x 1) over (9223372036854775807,1):(1,9223372036854775807)");
+    assert_eq!(lines[2], "  tile 1 (1,0) at offset 9223372036854775806: (1,1):(1,9223372036854775807)  partial");
 }
 
 #[test]

@@ -67,7 +67,7 @@ pub fn evaluate(
                 cx.error(at(format!(
                     "the {role} of a kernel over layouts with symbols must be the name of an item, whose tensors \
                      the function takes; define it first, `pub NAME = {};`, and write `NAME` here",
-                    expr.text.get(e.span.start..e.span.end).unwrap_or("…")
+                    expr.text.get(e.span.start..e.span.end).unwrap_or("…").replace(' ', "")
                 )));
                 ok = false;
                 continue;

@@ -113,6 +113,16 @@ pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Plan> {
     evaluate_item(expr, expr, "the expression", &scope, cx).map(|(_, plan)| plan)
 }
 
+/// Evaluates a kernel call on its own, as the expression of `pub fn NAME = KERNEL;` in an
+/// invocation with no other items (no names in scope): for the command-line tool.
+pub fn evaluate_kernel(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Kernel> {
+    let env = Env::new();
+    let denv = DynEnv::new();
+    let (failed, later) = (HashSet::new(), HashMap::new());
+    let scope = Scope { env: &env, denv: &denv, failed: &failed, later: &later, here: 0 };
+    kernel::evaluate(expr, &scope, cx)
+}
+
 /// The names an expression can see.
 pub struct Scope<'a> {
     pub env: &'a Env,

@@ -56,7 +56,8 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         #(#own)*
         #(#shared)*
         #(#[doc = #doc])*
-        #[track_caller]
+        // No `#[track_caller]`: its location would be a stack argument of every call of the
+        // small kernel, so a short slice's panic points at the `layout!` item.
         #[allow(dead_code)]
         #vis fn #name<SA, SB, SC>(#alpha: #t, #a: SA, #b: SB, #beta: #t, #c: SC)
         where

@@ -18,6 +18,21 @@ pub enum Kernel {
     Dynamic(Box<DynKernel>),
 }
 
+/// The kernels a `pub fn NAME = KERNEL;` item may call: the signature and what the emitted
+/// function computes.
+pub const KERNELS: [(&str, &str); 2] = [
+    ("copy(SRC, DST[, overlapping])", "NAME(src, dst): dst[D(i)] = src[S(i)] for every index i"),
+    ("gemm(T, A, B, C)", "NAME(alpha, a, b, beta, c): C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n), T f32 or f64"),
+];
+
+/// The name of the kernel `text` calls (`copy(…)`, `gemm(…)`), if it is a call of one.
+pub fn kernel_name(text: &str) -> Option<&'static str> {
+    match parse(text).ok()?.kind {
+        ExprKind::Call { name, .. } => ["copy", "gemm"].into_iter().find(|k| *k == name),
+        _ => None,
+    }
+}
+
 const USAGE: &str = "write a kernel item as `pub fn NAME = copy(SRC, DST);` or `pub fn NAME = gemm(T, A, B, C);`";
 
 /// Evaluates the expression of a `fn` item.

@@ -38,6 +38,7 @@ use crate::ctxt::Ctxt;
 use crate::eval::Outcome;
 use crate::expand::Target;
 use crate::kernel::Kernel;
+pub use crate::kernel::{KERNELS, kernel_name};
 pub use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, StagePlan, SwizzledPlan};
 
 /// [`expand`] with the facade named by `facade` (the facade's `layout!` passes `$crate`, so
@@ -134,7 +135,51 @@ pub fn expand_expr(text: &str, name: &str) -> Result<TokenStream, String> {
 /// [`expand_expr`], formatted as Rust source.
 #[cfg(feature = "pretty")]
 pub fn expand_expr_pretty(text: &str, name: &str) -> Result<String, String> {
-    let tokens = expand_expr(text, name)?;
+    pretty(expand_expr(text, name)?)
+}
+
+/// Checks a kernel call (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`) as
+/// `layout! { pub fn NAME = KERNEL; }` does: `Err` holds the macro's messages (with their
+/// `help:` lines), one after the other. For the command-line tool.
+pub fn check_kernel(text: &str) -> Result<(), String> {
+    plan_kernel(text).map(drop)
+}
+
+/// Expands a kernel call into the function `layout! { pub fn NAME = KERNEL; }` emits, named
+/// `name`; an error is the macro's message. For the command-line tool's `layout expand`.
+pub fn expand_kernel(text: &str, name: &str) -> Result<TokenStream, String> {
+    let name = syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a valid function name"))?;
+    let kernel = plan_kernel(text)?;
+    let target = Target { attrs: &[], vis: quote!(pub), name: Ident::new(&name.to_string(), Span::call_site()) };
+    Ok(match kernel {
+        Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
+        Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
+        Kernel::Dynamic(d) => expand_dyn_kernel::kernel_fns(&target, &d),
+    })
+}
+
+/// [`expand_kernel`], formatted as Rust source.
+#[cfg(feature = "pretty")]
+pub fn expand_kernel_pretty(text: &str, name: &str) -> Result<String, String> {
+    pretty(expand_kernel(text, name)?)
+}
+
+/// The kernel a call plans to, evaluated as the macro evaluates the expression of a `fn` item.
+fn plan_kernel(text: &str) -> Result<Kernel, String> {
+    let tokens: TokenStream = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not made of Rust tokens (unbalanced brackets or a stray quote?)"))?;
+    let mut cx = Ctxt::default();
+    let kernel = eval::evaluate_kernel(&ast::ExprTokens::new(tokens), &mut cx);
+    match (cx.into_error(), kernel) {
+        (Some(errors), _) => Err(errors.into_iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")),
+        (None, Some(kernel)) => Ok(kernel),
+        (None, None) => Err(format!("`{text}` is not a kernel call")),
+    }
+}
+
+#[cfg(feature = "pretty")]
+fn pretty(tokens: TokenStream) -> Result<String, String> {
     let file = syn::parse2::<syn::File>(tokens).map_err(|e| e.to_string())?;
     Ok(prettyplease::unparse(&file))
 }

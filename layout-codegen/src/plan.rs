@@ -12,6 +12,10 @@ use layout_core::{
     coalesce_extended,
 };
 
+/// The most elements whose offsets the macro counts to decide that a layout is injective
+/// when the sorted-stride test does not (a larger one is taken as not known injective).
+const INJECTIVE_ENUMERATION: i64 = 1 << 16;
+
 /// How the running index is split at one mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split {
@@ -83,6 +87,8 @@ impl IndexPlan {
     /// Plans the index code of `layout`. Fails only when the offsets or the size do not fit
     /// the integer types of the emitted code.
     pub fn new(layout: &Layout) -> Result<IndexPlan, LayoutError> {
+        // `injective` is "known injective": the sorted-stride test, or the offsets counted
+        // for at most `INJECTIVE_ENUMERATION` elements.
         let cosize = layout.cosize()?;
         let min_offset = min_offset(layout)?;
         let modes = with_splits(&coalesce(layout).flat_modes());
@@ -100,7 +106,7 @@ impl IndexPlan {
             offset_modes,
             leaves: with_splits(&layout.flat_modes()),
             shape: tree(layout.shape(), &mut next),
-            injective: matches!(layout_core::injectivity_witness(layout), Ok(None)),
+            injective: matches!(layout_core::injectivity_witness_within(layout, INJECTIVE_ENUMERATION), Ok(None)),
         })
     }
 

@@ -145,9 +145,12 @@ fn complement_construct(layout: &Layout, cotarget: i64, exact: bool) -> Result<C
 }
 
 /// CuTe's post-condition `cosize((L, L*)) ≥ cotarget`: it holds for an exact complement; a
-/// weak one can fall short (`complement((3,2):(1,4), 24) = 3:8` ends at offset 22).
+/// weak one can fall short (`complement((3,2):(1,4), 24) = 3:8` ends at offset 22). Compared
+/// as `cosize(L*) < cotarget - max(L)`, which cannot overflow (both sides are non-negative
+/// below `cotarget`), where the sum can though the complement fits
+/// (`complement(4:1, 2^63 - 1) = 2305843009213693952:4`).
 fn weak_reach_short(modes: &[(i64, i64)], c: &Layout, cotarget: i64) -> Result<bool> {
-    Ok(checked::add(max_offset(modes)?, c.cosize()?)? < cotarget)
+    Ok(c.cosize()? < cotarget - max_offset(modes)?)
 }
 
 fn max_offset(modes: &[(i64, i64)]) -> Result<i64> {

@@ -236,6 +236,12 @@ fn body_and_loops(mut modes: Vec<CopyMode>, injective: bool) -> (CopyBody, Vec<C
 /// Sorted strides that each clear the reach of the smaller ones decide it at once; otherwise
 /// the offsets are enumerated (up to `INJECTIVITY_LIMIT` elements).
 pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
+    injectivity_witness_within(layout, INJECTIVITY_LIMIT)
+}
+
+/// [`injectivity_witness`], enumerating the offsets only when the layout has at most `limit`
+/// elements (else the error [`LayoutError::CopyInjectivityUnknown`]).
+pub fn injectivity_witness_within(layout: &Layout, limit: i64) -> Result<Option<(i64, i64, i64)>> {
     let mut step = 1i64;
     for (n, d) in layout.flat_modes() {
         if n > 1 && d == 0 {
@@ -258,12 +264,8 @@ pub fn injectivity_witness(layout: &Layout) -> Result<Option<(i64, i64, i64)>> {
     if sorted_ok {
         return Ok(None);
     }
-    if layout.size() > INJECTIVITY_LIMIT {
-        return Err(LayoutError::CopyInjectivityUnknown {
-            dst: layout.to_string(),
-            size: layout.size(),
-            limit: INJECTIVITY_LIMIT,
-        });
+    if layout.size() > limit {
+        return Err(LayoutError::CopyInjectivityUnknown { dst: layout.to_string(), size: layout.size(), limit });
     }
     let mut seen: Vec<(i64, i64)> =
         (0..layout.size()).map(|i| layout.eval(i).map(|o| (o, i))).collect::<Result<_>>()?;

@@ -18,8 +18,14 @@ pub struct Explanation {
 /// Parses `text` and evaluates it, recording the steps of the operations it runs.
 /// A parse error is returned as `Err`; an evaluation error is the explanation's `result`.
 pub fn explain(text: &str) -> Result<Explanation, ExprError> {
+    explain_in(text, &Env::new())
+}
+
+/// [`explain`] with names bound to values: the command line binds the symbols of a dynamic
+/// expression (`(M,N):(1,M)`) to the numbers of `--let` and narrates that instance.
+pub fn explain_in(text: &str, env: &Env) -> Result<Explanation, ExprError> {
     let expr = parse(text)?;
-    let (result, steps) = record(|| evaluate_expr(&expr, &Env::new()));
+    let (result, steps) = record(|| evaluate_expr(&expr, env));
     Ok(Explanation { steps, result })
 }
 

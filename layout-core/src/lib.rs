@@ -60,13 +60,15 @@ pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
 pub use composed::{ComposedLayout, Stage, compose_chains, compose_swizzle};
 pub use composition::{composition, composition_tiler};
-pub use copy::{CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness};
+pub use copy::{
+    CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness, injectivity_witness_within,
+};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
 };
 pub use dynamic::{DynLayout, DynamicError, SymInt, evaluate_dynamic};
 pub use error::{Blame, LayoutError, Result};
-pub use explain::{Explanation, explain};
+pub use explain::{Explanation, explain, explain_in};
 pub use f2::F2Layout;
 pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
 pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, detected_caches};

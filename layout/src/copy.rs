@@ -94,11 +94,11 @@ pub trait CopyDest<T: Element, L> {
 /// panic is out of line.
 #[inline]
 #[track_caller]
-fn origin(len: usize, min: isize, max: isize, (kernel, side): (&str, &str), layout: &str) -> usize {
+fn origin(len: usize, min: isize, max: isize, kernel: &str, side: &str, layout: &str) -> usize {
     let base = min.min(0).unsigned_abs();
     let needed = base + max.max(0) as usize + 1;
     if len < needed {
-        too_short(len, min, max, needed, (kernel, side), layout);
+        too_short(len, [min, max], needed, [kernel, side, layout]);
     }
     base
 }
@@ -106,7 +106,7 @@ fn origin(len: usize, min: isize, max: isize, (kernel, side): (&str, &str), layo
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn too_short(len: usize, min: isize, max: isize, needed: usize, (kernel, side): (&str, &str), layout: &str) -> ! {
+fn too_short(len: usize, [min, max]: [isize; 2], needed: usize, [kernel, side, layout]: [&str; 3]) -> ! {
     panic!(
         "{kernel}: the {side} slice has {len} elements but the layout `{layout}` addresses offsets {min}..={max}, \
          which needs {needed}"
@@ -120,7 +120,7 @@ impl<T: Element, L> CopySource<T, L> for &[T] {
     where
         Self: 's,
     {
-        SrcView::new(self, origin(self.len(), min, max, ("copy", "source"), layout))
+        SrcView::new(self, origin(self.len(), min, max, "copy", "source", layout))
     }
 
     #[inline]
@@ -136,7 +136,7 @@ impl<T: Element, L> CopySource<T, L> for &[T] {
     where
         Self: 's,
     {
-        SrcView::new(self, origin(self.len(), min, max, (kernel, role), layout))
+        SrcView::new(self, origin(self.len(), min, max, kernel, role, layout))
     }
 }
 
@@ -199,7 +199,7 @@ impl<T: Element, L> CopyDest<T, L> for &mut [T] {
     where
         Self: 's,
     {
-        let base = origin(self.len(), min, max, ("copy", "destination"), layout);
+        let base = origin(self.len(), min, max, "copy", "destination", layout);
         DstView::new(self, base)
     }
 
@@ -216,7 +216,7 @@ impl<T: Element, L> CopyDest<T, L> for &mut [T] {
     where
         Self: 's,
     {
-        let base = origin(self.len(), min, max, (kernel, role), layout);
+        let base = origin(self.len(), min, max, kernel, role, layout);
         DstView::new(self, base)
     }
 }

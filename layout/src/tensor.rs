@@ -53,6 +53,7 @@ use std::ops::{Index, IndexMut};
 
 use crate::{EdgeTiles, LayoutFn, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
 
+mod elementwise;
 mod sub;
 pub use sub::{SubTensorError, Tiling};
 

@@ -335,3 +335,90 @@ fn a_sub_tensor_past_the_count_panics() {
     let data = positions(64);
     let _ = Tensor::new(&data, A).unwrap().tile::<ATile>(8);
 }
+
+mod elementwise {
+    use cute_layout::{RuntimeLayout, Tensor, TensorMut, layout};
+
+    layout! {
+        pub ColMajor = (M,N):(1,LD) where LD >= M;
+        pub RowMajor = (M,N):(LD,1) where LD >= N;
+        pub Nested = ((2,3),(4,2)):((1,12),(2,36));
+        pub Cube = (3,4,5):(20,5,1);
+    }
+
+    /// By hand: the fold of mode `mode` over index order, through `offset`.
+    fn fold_mode_ref<L: cute_layout::LayoutFn>(l: &L, data: &[i64], sizes: &[usize], mode: usize) -> Vec<i64> {
+        let pre: usize = sizes[..mode].iter().product();
+        let size = l.size();
+        let mut out = vec![0i64; size / sizes[mode]];
+        for i in 0..size {
+            let (a, b) = (i % pre, i / pre / sizes[mode]);
+            out[a + pre * b] = out[a + pre * b] * 3 + data[cute_layout::Offset::to_isize(l.offset(i)) as usize];
+        }
+        out
+    }
+
+    #[test]
+    fn fold_mode_matches_the_hand_fold_on_every_mode() {
+        let data: Vec<i64> = (0..200).map(|x| x % 17 - 8).collect();
+        let cm = ColMajor::new(5, 7, 6).unwrap();
+        let rm = RowMajor::new(5, 7, 9).unwrap();
+        for mode in 0..2 {
+            let t = Tensor::new(&data, cm).unwrap();
+            assert_eq!(t.fold_mode(mode, 0, |a, &x| a * 3 + x), fold_mode_ref(&cm, &data, &[5, 7], mode));
+            let t = Tensor::new(&data, rm).unwrap();
+            assert_eq!(t.fold_mode(mode, 0, |a, &x| a * 3 + x), fold_mode_ref(&rm, &data, &[5, 7], mode));
+            let t = Tensor::new(&data, Nested).unwrap();
+            assert_eq!(t.fold_mode(mode, 0, |a, &x| a * 3 + x), fold_mode_ref(&Nested, &data, &[6, 8], mode));
+        }
+        for mode in 0..3 {
+            let t = Tensor::new(&data, Cube).unwrap();
+            assert_eq!(t.fold_mode(mode, 0, |a, &x| a * 3 + x), fold_mode_ref(&Cube, &data, &[3, 4, 5], mode));
+        }
+        let r = RuntimeLayout::<3>::new(&[(4, 1), (3, 4), (2, 12)]).unwrap();
+        for mode in 0..3 {
+            let t = Tensor::new(&data, r).unwrap();
+            assert_eq!(t.fold_mode(mode, 0, |a, &x| a * 3 + x), fold_mode_ref(&r, &data, &[4, 3, 2], mode));
+        }
+    }
+
+    #[test]
+    fn sum_fold_fill_map_zip_and_assign() {
+        let data: Vec<f64> = (0..300).map(|x| (x % 13) as f64).collect();
+        let cm = ColMajor::new(17, 9, 20).unwrap();
+        let t = Tensor::new(&data, cm).unwrap();
+        let want: f64 = (0..17).flat_map(|i| (0..9).map(move |j| i + 20 * j)).map(|o| data[o]).sum();
+        assert_eq!(t.sum(), want);
+        assert_eq!(t.fold(0.0, |a, &x| a + x), want);
+        let rm = RowMajor::new(17, 9, 9).unwrap();
+        let mut out = vec![-1.0; 17 * 9];
+        let mut u = TensorMut::new(&mut out, rm).unwrap();
+        u.assign(&t);
+        for i in 0..17 {
+            for j in 0..9 {
+                assert_eq!(*u.at((i, j)), *t.at((i, j)));
+            }
+        }
+        u.map_inplace(|x| *x += 1.0);
+        u.zip_mut_with(&t, |x, &y| *x -= y);
+        assert!(out.iter().all(|&x| x == 1.0));
+        let mut pad = vec![5u8; 200];
+        let mut p = TensorMut::new(&mut pad, cm).unwrap();
+        p.fill(0);
+        assert_eq!(pad.iter().filter(|&&x| x == 0).count(), 17 * 9);
+        assert!(pad[17..20].iter().all(|&x| x == 5));
+        // Integer sums of a strided layout (no unit run) and of a broadcast.
+        let b = RuntimeLayout::<2>::new(&[(3, 0), (4, 1)]).unwrap();
+        let ints: Vec<u32> = (1..=4).collect();
+        assert_eq!(Tensor::new(&ints, b).unwrap().sum(), 30);
+    }
+
+    #[test]
+    fn zip_mut_with_panics_on_sizes_that_differ() {
+        let (a, mut b) = (vec![0u8; 16], vec![0u8; 16]);
+        let x = Tensor::new(&a, RuntimeLayout::<1>::new(&[(16, 1)]).unwrap()).unwrap();
+        let mut y = TensorMut::new(&mut b, RuntimeLayout::<1>::new(&[(15, 1)]).unwrap()).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| y.zip_mut_with(&x, |p, q| *p = *q)));
+        assert!(r.is_err());
+    }
+}

@@ -16,6 +16,14 @@ layout! {
     pub fn swizzled = copy((8,8):(8,1), Sw<2,0,3> o (8,8):(8,1));
     pub fn small = gemm(f32, (4,4):(1,4), (4,4):(4,1), (4,4):(1,4));
     pub fn large = gemm(f64, (40,40):(1,40), (40,40):(40,1), (40,40):(1,40));
+    /// Over layouts with symbols (issue 22): tensors of dynamic items.
+    pub Src = (M,N):(1,LDS) where LDS >= M;
+    pub Dst = (M,N):(LDD,1) where LDD >= N;
+    pub fn to_row_major = copy(Src, Dst);
+    pub A = (M,K):(1,LDA) where LDA >= M;
+    pub B = (N,K):(LDB,1) where LDB >= K;
+    pub C = (M,N):(1,LDC) where LDC >= M;
+    pub fn sgemm = gemm(f32, A, B, C);
 }
 
 fn main() {
@@ -43,4 +51,14 @@ fn main() {
     let mut c = vec![0f64; 1600];
     large(1.0, &vec![1.0; 1600], &vec![1.0; 1600], 0.0, &mut c);
     assert!(c.iter().all(|&x| x == 40.0));
+
+    let s = Tensor::new(&src, Src::new(64, 64, 64).unwrap()).unwrap();
+    let mut d = TensorMut::new(&mut dst, Dst::new(64, 64, 64).unwrap()).unwrap();
+    to_row_major(&s, &mut d);
+    assert!(try_to_row_major(&s, &mut d).is_ok());
+    let (a, b) = (vec![1f32; 64 * 8], vec![1f32; 64 * 8]);
+    let mut c = vec![0f32; 64 * 64];
+    let (ta, tb) = (Tensor::new(&a, A::new(64, 8, 64).unwrap()).unwrap(), Tensor::new(&b, B::new(64, 8, 8).unwrap()).unwrap());
+    sgemm(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, C::new(64, 64, 64).unwrap()).unwrap());
+    assert!(c.iter().all(|&x| x == 8.0));
 }

@@ -1,4 +1,4 @@
-// A dynamic item's numbers are not the user's: no field to write, no struct literal to forge,
+// A dynamic item's numbers are not the user's: no field to write, no struct literal to forge, (Rejected by rustc's type check.)
 // and the numbers' only constructor is unsafe.
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! The hidden macros that wrapped raw-pointer accesses in their own `unsafe` block are gone
+//! The hidden macros that wrapped raw-pointer accesses in their own `unsafe` block are gone (Rejected by rustc's type check.)
 //! (issue 21: `__copy_element!` overwrote a neighbouring allocation from safe code).
 #![forbid(unsafe_code)]
 

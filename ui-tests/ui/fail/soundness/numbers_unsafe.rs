@@ -1,4 +1,4 @@
-// The facade type that holds a dynamic item's numbers is built only by an unsafe constructor,
+// The facade type that holds a dynamic item's numbers is built only by an unsafe constructor, (Rejected by rustc's type check.)
 // which a crate that forbids unsafe code cannot call.
 #![forbid(unsafe_code)]
 

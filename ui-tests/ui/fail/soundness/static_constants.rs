@@ -1,4 +1,4 @@
-// The hidden macro that declared a static layout's smallest and largest offsets is gone; the
+// The hidden macro that declared a static layout's smallest and largest offsets is gone; the (Rejected by rustc's type check.)
 // constants that remain vouch for nothing without an `unsafe impl`.
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! The unchecked copy kernel stays an `unsafe fn`: a forged program reaches it only through
+//! The unchecked copy kernel stays an `unsafe fn`: a forged program reaches it only through (Rejected by rustc's type check.)
 //! `unsafe` (the checked entry is `kernels::copy`).
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! A view can only be made from a real slice: its fields are private, so a user's
+//! A view can only be made from a real slice: its fields are private, so a user's (Rejected by rustc's type check.)
 //! `CopySource` cannot hand a generated copy a dangling pointer (issue 21).
 #![forbid(unsafe_code)]
 

@@ -1,4 +1,4 @@
-//! The raw-pointer constructor of a view is the crate's own (its tensors use it).
+//! The raw-pointer constructor of a view is the crate's own (its tensors use it). (Rejected by rustc's type check.)
 #![forbid(unsafe_code)]
 
 use cute_layout::kernels::DstView;

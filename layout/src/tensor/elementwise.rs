@@ -1,0 +1,226 @@
+//! Element-wise maps and reductions over tensors of any layout, by the layout's runs of
+//! consecutive offsets (vectorized where the layout has a stride-1 first mode): `fill`,
+//! `map_inplace`, `zip_mut_with`, `assign` (the copy kernels), `fold`, `sum` and `fold_mode`.
+//! Names follow ndarray where the operation is the same.
+//!
+//! ```
+//! use cute_layout::{Tensor, TensorMut, layout};
+//!
+//! layout! {
+//!     pub Mat = (M,N):(1,LD) where LD >= M;
+//! }
+//! let (m, n) = (3, 4);
+//! let mut data = vec![0.0f32; 5 * n];
+//! let mut t = TensorMut::new(&mut data, Mat::new(m, n, 5).unwrap()).unwrap();
+//! t.fill(1.0);
+//! t.map_inplace(|x| *x *= 2.0);
+//! assert_eq!(t.as_tensor().sum(), 24.0);
+//! // Row sums: fold mode 1 (the columns) away; one value per row.
+//! let rows = t.as_tensor().fold_mode(1, 0.0, |acc, &x| acc + x);
+//! assert_eq!(rows, [8.0, 8.0, 8.0]);
+//! assert_eq!(data[3], 0.0); // the padding is untouched
+//! ```
+
+use core::iter::Sum;
+use core::ops::Add;
+
+use super::{Tensor, TensorMut};
+use crate::kernels::Element;
+use crate::{LayoutFn, Offset, TrustedLayout};
+
+/// Lanes of the partial sums of [`sum_slice`]: independent accumulators the compiler keeps in
+/// vector registers.
+const LANES: usize = 16;
+
+/// `Σ s` with `LANES` partial sums (an unspecified association order for floats).
+#[inline(always)]
+fn sum_lanes<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
+    let zero: T = core::iter::empty().sum();
+    let mut acc = [zero; LANES];
+    let mut chunks = s.chunks_exact(LANES);
+    for c in &mut chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a = *a + x;
+        }
+    }
+    let mut width = LANES / 2;
+    while width > 0 {
+        for i in 0..width {
+            acc[i] = acc[i] + acc[i + width];
+        }
+        width /= 2;
+    }
+    chunks.remainder().iter().fold(acc[0], |a, &x| a + x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn sum_avx512<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
+    sum_lanes(s)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sum_avx2<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
+    sum_lanes(s)
+}
+
+/// `Σ s` at the widest SIMD level in effect.
+fn sum_slice<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::kernels::{Level, level};
+        match level() {
+            // SAFETY: `level()` never exceeds what the CPU supports.
+            Level::Avx512 => return unsafe { sum_avx512(s) },
+            // SAFETY: as above.
+            Level::Avx2 => return unsafe { sum_avx2(s) },
+            _ => {}
+        }
+    }
+    sum_lanes(s)
+}
+
+/// The extents of the top-level modes of `l` (from its layout-core value).
+fn mode_sizes<L: LayoutFn>(l: &L) -> Vec<usize> {
+    let v = l.to_layout();
+    (0..v.rank()).map(|i| v.mode(i).map_or(1, |m| usize::try_from(m.size()).unwrap_or(0))).collect()
+}
+
+impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
+    /// Folds every element in index order: `f(…f(f(init, t[0]), t[1])…, t[size-1])`.
+    #[inline]
+    pub fn fold<B, F: FnMut(B, &'a T) -> B>(&self, init: B, mut f: F) -> B {
+        let mut acc = Some(init);
+        self.for_each(|x| acc = acc.take().map(|a| f(a, x)));
+        acc.expect("the accumulator is put back after every element")
+    }
+
+    /// The sum of the elements (an element several indices share counts once per index),
+    /// over the layout's runs of consecutive offsets with vector partial sums: floats are
+    /// added in an unspecified order, as ndarray's `sum`.
+    pub fn sum(&self) -> T
+    where
+        T: Copy + Add<Output = T> + Sum<T>,
+    {
+        let zero: T = core::iter::empty().sum();
+        if self.layout().unit_run() > 1 {
+            let mut total = zero;
+            self.for_each_slice(|s| total = total + sum_slice(s));
+            total
+        } else {
+            self.fold(zero, |a, &x| a + x)
+        }
+    }
+
+    /// Folds mode `mode` away: the result holds, for each coordinate of the other top-level
+    /// modes (in colexicographic order, the first of them fastest), the fold in index order of
+    /// the elements along `mode`, starting from `init`. Row sums of a matrix fold mode 1, column
+    /// maxima mode 0. Where the first mode has stride 1 and is not the one folded, whole
+    /// columns update the results at once.
+    ///
+    /// # Panics
+    /// When `mode` is not below the rank.
+    pub fn fold_mode<B: Clone, F: FnMut(B, &'a T) -> B>(&self, mode: usize, init: B, mut f: F) -> Vec<B> {
+        let sizes = mode_sizes(self.layout());
+        assert!(mode < sizes.len(), "fold_mode: mode {mode} of a rank-{} tensor", sizes.len());
+        let pre: usize = sizes[..mode].iter().product();
+        let folded = sizes[mode];
+        let size = self.size();
+        let rest = size.checked_div(folded).unwrap_or(0);
+        let mut out = vec![init; rest];
+        if size == 0 {
+            return out;
+        }
+        // Index i = a + pre·(c + folded·b) with a < pre, c < folded goes to out[a + pre·b].
+        let (data, base) = (self.as_slice(), self.base());
+        let mut i = 0usize;
+        self.layout().for_each_run(|start, len| {
+            let at = (base as isize + start.to_isize()) as usize;
+            let run = &data[at..at + len];
+            let (a, c_b) = (i % pre.max(1), i / pre.max(1));
+            let b = c_b / folded;
+            if len > 1 && pre > 1 && a + len <= pre {
+                // The run is consecutive `a` at one (c, b): one element per result.
+                for (o, x) in out[a + pre * b..a + pre * b + len].iter_mut().zip(run) {
+                    *o = f(o.clone(), x);
+                }
+            } else if pre == 1 && i % folded + len <= folded {
+                // The run lies along the folded mode at one b: one result.
+                let o = &mut out[b];
+                *o = run.iter().fold(o.clone(), &mut f);
+            } else {
+                for (j, x) in run.iter().enumerate() {
+                    let k = i + j;
+                    let (a, b) = (k % pre.max(1), k / pre.max(1) / folded);
+                    let o = &mut out[a + pre * b];
+                    *o = f(o.clone(), x);
+                }
+            }
+            i += len;
+        });
+        out
+    }
+}
+
+impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
+    /// Sets every element to `x`.
+    pub fn fill(&mut self, x: T)
+    where
+        T: Clone,
+    {
+        self.for_each_slice_mut(|s| s.fill(x.clone()));
+    }
+
+    /// Applies `f` to each element in index order (an element several indices share, in a
+    /// layout with a stride-0 mode, once per index).
+    pub fn map_inplace<F: FnMut(&mut T)>(&mut self, mut f: F) {
+        self.for_each_slice_mut(|s| s.iter_mut().for_each(&mut f));
+    }
+
+    /// Calls `f(self[i], rhs[i])` for every index `i` in order: the same shape in any two
+    /// layouts (runs of consecutive offsets on both sides when their first modes agree).
+    ///
+    /// # Panics
+    /// When the sizes differ.
+    #[track_caller]
+    pub fn zip_mut_with<U, L2: TrustedLayout, F: FnMut(&mut T, &U)>(&mut self, rhs: &Tensor<'_, U, L2>, mut f: F) {
+        assert_eq!(self.size(), rhs.size(), "zip_mut_with: tensors of {} and {} elements", self.size(), rhs.size());
+        let run = self.layout().unit_run();
+        if run > 1 && run == rhs.layout().unit_run() {
+            let mut starts = Vec::with_capacity(rhs.size() / run);
+            rhs.layout().for_each_run(|s, _| starts.push((rhs.base() as isize + s.to_isize()) as usize));
+            let (data, mut k) = (rhs.as_slice(), 0);
+            self.for_each_slice_mut(|s| {
+                let r = &data[starts[k]..starts[k] + s.len()];
+                s.iter_mut().zip(r).for_each(|(x, y)| f(x, y));
+                k += 1;
+            });
+        } else {
+            let mut it = rhs.iter();
+            self.for_each_mut(|x| {
+                if let Some(y) = it.next() {
+                    f(x, y)
+                }
+            });
+        }
+    }
+
+    /// `self[i] = rhs[i]` for every index `i`, through the copy kernels when the planner takes
+    /// the two layouts (else element by element, the last write winning where `self` maps two
+    /// indices to one place).
+    ///
+    /// # Panics
+    /// When the sizes differ.
+    #[track_caller]
+    pub fn assign<L2: TrustedLayout + PartialEq>(&mut self, rhs: &Tensor<'_, T, L2>)
+    where
+        T: Element,
+        L: PartialEq,
+    {
+        assert_eq!(self.size(), rhs.size(), "assign: tensors of {} and {} elements", self.size(), rhs.size());
+        if crate::try_copy(rhs, self).is_err() {
+            self.zip_mut_with(rhs, |x, y| *x = *y);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! Kernel items over layouts with symbols: an operand written inline with symbols (the
+//! function takes tensors, which need a named layout type), `overlapping`, operands of
+//! different ranks, and a tensor over another layout passed to the item.
+use cute_layout::{Tensor, TensorMut, layout};
+
+layout! {
+    pub ColMajor = (M,N):(1,LDS) where LDS >= M;
+    pub RowMajor = (M,N):(LDD,1) where LDD >= N;
+    pub fn inline = copy((M,N):(1,M), RowMajor);
+    pub fn overlap = copy(ColMajor, RowMajor, overlapping);
+    pub V = (K):(1);
+    pub fn ranks = gemm(f32, ColMajor, V, RowMajor);
+    pub fn fine = copy(ColMajor, RowMajor);
+}
+
+fn main() {
+    let src = vec![0f32; 16];
+    let mut dst = vec![0f32; 16];
+    let s = Tensor::new(&src, RowMajor::new(4, 4, 4).unwrap()).unwrap();
+    let mut d = TensorMut::new(&mut dst, RowMajor::new(4, 4, 4).unwrap()).unwrap();
+    fine(&s, &mut d);
+}
