@@ -557,8 +557,9 @@ proptest! {
         check_flat_divide(&a, &b)?;
     }
 
-    /// By-mode divides: mode i is the divide of A_i by T_i, `_` keeps the mode; zipped,
-    /// tiled and flat are the documented re-arrangements of the same modes.
+    /// By-mode divides: mode i is the divide of A_i by T_i, `_` keeps the mode (in the zipped
+    /// forms, as its own tile with a rest of 1); zipped, tiled and flat are the documented
+    /// re-arrangements of the same modes.
     #[test]
     fn divide_forms_are_rearrangements(
         (a, t) in smooth(5, 256).prop_flat_map(|a| {
@@ -583,10 +584,11 @@ proptest! {
                     prop_assert_eq!(z.mode(0).unwrap().mode(i).unwrap(), m.mode(0).unwrap());
                     prop_assert_eq!(z.mode(1).unwrap().mode(i).unwrap(), m.mode(1).unwrap());
                 }
+                // `_`: the whole mode as its tile, a rest of 1.
                 None if i < t.len() => {
                     prop_assert_eq!(&m, am);
-                    prop_assert_eq!(z.mode(0).unwrap().mode(i).unwrap(), Layout::scalar(1, 0).unwrap());
-                    prop_assert_eq!(&z.mode(1).unwrap().mode(i).unwrap(), am);
+                    prop_assert_eq!(&z.mode(0).unwrap().mode(i).unwrap(), am);
+                    prop_assert_eq!(z.mode(1).unwrap().mode(i).unwrap(), Layout::scalar(1, 0).unwrap());
                 }
                 None => {
                     prop_assert_eq!(&m, am);
@@ -704,6 +706,12 @@ proptest! {
                         check_product(am, &b)?;
                         prop_assert_eq!(z.mode(0).unwrap().mode(i).unwrap(), m.mode(0).unwrap());
                         prop_assert_eq!(z.mode(1).unwrap().mode(i).unwrap(), m.mode(1).unwrap());
+                    }
+                    // `_`: the whole mode as its block, repeated once.
+                    None if i < t.len() => {
+                        prop_assert_eq!(&m, am);
+                        prop_assert_eq!(&z.mode(0).unwrap().mode(i).unwrap(), am);
+                        prop_assert_eq!(z.mode(1).unwrap().mode(i).unwrap(), Layout::scalar(1, 0).unwrap());
                     }
                     None => prop_assert_eq!(&m, am),
                 }
