@@ -470,6 +470,8 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     if p.m == 0 || p.n == 0 {
         return;
     }
+    // Every run-time path (the direct loop, the blocked engine, the parallel shares, at each
+    // level) starts here, so this is the one place `α = 0` and `k = 0` are kept from A and B.
     if p.k == 0 || p.alpha == T::ZERO {
         // SAFETY: C's bound (the caller's).
         unsafe { driver::scale_c(&p) };
