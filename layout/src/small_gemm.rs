@@ -416,8 +416,8 @@ mod x86 {
         let nv = mb.div_ceil(l);
         // Columns per tile: 24 accumulators at most; the fewest tiles of that width. With
         // two vectors or more per column the widths are balanced (32 f64 columns as
-        // 5,5,6,5,5,6 rather than 6,6,6,6,6,2: 1.44× → 1.50× faer at n = 32); with one,
-        // full tiles first (16 f32 columns as 12,4 measured faster than 8,8).
+        // 5,5,6,5,5,6 rather than 6,6,6,6,6,2); with one, full tiles first (16 f32 columns
+        // as 12,4 rather than 8,8).
         let nb = N.min(24 / nv).min(12);
         let tiles = N.div_ceil(nb);
         let balanced = nv >= 2;
@@ -623,9 +623,8 @@ mod x86 {
         beta: T,
         c: *mut T,
     ) {
-        // Fewer rows than a vector (f32 M < 8, f64 M < 4): the compiler's vectorization of
-        // the plain loops beats masked `vmaskmov` loads and stores (4×4×4 f32: 5.7 ns against
-        // 22 ns).
+        // Fewer rows than a vector (f32 M < 8, f64 M < 4) run the plain loops, which the
+        // compiler vectorizes, rather than the tiles' masked `vmaskmov` loads and stores.
         if ARS == 1 && CRS == 1 && M >= <T as Ymm>::LANES {
             // SAFETY: the caller's bounds; this function's features.
             return unsafe { tiled2::<T, M, N, K, ACS, BRS, BCS, CCS>(alpha, a, b, beta, c) };

@@ -59,7 +59,7 @@ fn transpose4x4_pd(r: [__m256d; 4]) -> [__m256d; 4] {
 }
 
 /// Stores lanes 0..6 of `v` at `p` (a row of a B panel, `NR = 6`): a 128-bit and a 64-bit
-/// store, not a masked store (microcoded and slow on AMD: 8.6 % of an n = 256 SGEMM on Zen 3).
+/// store, not a masked store (microcoded on AMD cores).
 ///
 /// # Safety
 /// 6 elements are writable at `p`.
