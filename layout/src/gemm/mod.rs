@@ -48,6 +48,8 @@
 
 mod driver;
 mod portable;
+#[doc(hidden)]
+pub mod timing;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
