@@ -46,13 +46,18 @@ fn gemm_plan_of_a_convolution() {
 
 #[test]
 fn gemm_plan_of_a_large_problem_shows_the_blocking() {
-    // The AVX2 blocks follow the caches CPUID reports: the snapshot fixes a Zen 3 core's.
+    // The AVX2 blocks follow the caches CPUID reports: the snapshot fixes the AVX2 reference
+    // caches (`ZEN3_CACHES`).
     let gemm = "gemm(f32, (1024,1024):(1,1024), (1024,1024):(1024,1), (1024,1024):(1,1024))";
     let text = explain_for_caches(gemm, Some(ZEN3_CACHES)).unwrap();
     insta::assert_snapshot!(text);
-    // Without cache sizes, the constant blocks (the same numbers: they are Zen 3's).
+    // Without cache sizes, the constant blocks (the same numbers: they are derived from those
+    // caches).
     let fixed = explain_for_caches(gemm, None).unwrap();
     assert!(fixed.contains("KC = 512 (max 512), MC = 128 (max 128)"), "{fixed}");
+    // The constant blocks' caches are named by level and sizes.
+    let avx2 = "caches: L1d 32 KiB, L2 512 KiB, L3 32 MiB (the AVX2+FMA reference caches the constant blocks are for)";
+    assert!(fixed.contains(avx2), "{fixed}");
     for needle in [
         "the engine's blocked loop nest with packing",
         "loop order: jc += NC",

@@ -1,21 +1,19 @@
 //! Cache blocking of a transpose body (`CopyBody::Transpose`): which cache blocks the
 //! register tiles are walked in, and whether the destination is written with non-temporal
 //! (streaming) stores. Chosen from the sizes and the element width alone, so that the
-//! facade's drivers and `layout explain` agree; the figures behind the thresholds are in
-//! BENCHMARKS.md (measured on a 2-core Sapphire Rapids VM: 48 KiB L1d, 2 MiB L2 per core,
-//! for the AVX-512 tiles; on a 2-core Zen 3 VM, 32 KiB L1d, 512 KiB L2 per core and 32 MiB
-//! L3, for the AVX2 tiles: [`transpose_blocking_at`]).
+//! facade's drivers and `layout explain` agree. The thresholds assume a reference cache
+//! configuration per level: 48 KiB L1d and 2 MiB L2 per core for the AVX-512 tiles; 32 KiB
+//! L1d, 512 KiB L2 per core and 32 MiB L3 for the AVX2 tiles ([`transpose_blocking_at`]).
 
 use std::fmt;
 
 /// Bytes of destination per square cache block while the copy stays in the caches: 4 KiB
-/// (32×32 of 4-byte elements) measured best at n = 256 (64×64 and a whole-height stripe
-/// were slower).
+/// (32×32 of 4-byte elements), so a block's source and destination take 8 KiB of L1d.
 pub const SQUARE_BLOCK_BYTES: i64 = 4096;
 
 /// Destinations larger than this (bytes, the whole copy) are streamed: source and destination
 /// together then exceed a 2 MiB L2, and the destination lines would be read for ownership
-/// from L3 or memory only to be evicted again (f32 n = 1024: 0.7× → 1.1× a memcpy).
+/// from L3 or memory only to be evicted again.
 pub const STREAM_BYTES: i64 = 1 << 20;
 
 /// Bytes of each destination row one streamed block writes: two 64-byte lines, so each
@@ -25,33 +23,33 @@ pub const STREAM_ROW_BYTES: i64 = 128;
 /// Destination rows must start on this boundary (bytes) for streaming stores.
 pub const LINE_BYTES: i64 = 64;
 
-/// Bytes of each destination row one AVX2 streamed stripe writes: one 64-byte line. On Zen 3
-/// a stripe reads one sequential stream per source column, and 16 streams (16 f32 columns)
-/// walked down the whole height kept the prefetchers fed where 32 (the AVX-512 stripes of
-/// 128 bytes, tiles two across then down) did not: f32 n = 4096, 0.54x -> 0.8-0.93x a memcpy.
+/// Bytes of each destination row one AVX2 streamed stripe writes: one 64-byte line. A
+/// stripe reads one sequential stream per source column walked down the whole height: 16
+/// for f32, half the 32 of the AVX-512 stripes of 128 bytes, so that the hardware
+/// prefetchers follow every one.
 pub const AVX2_STREAM_ROW_BYTES: i64 = 64;
 
-/// AVX2 destinations larger than this (bytes, the whole copy) are streamed. Zen 3 keeps an
-/// 8 MiB transpose (f32 n = 1024, source and destination 4 MiB each) in its 32 MiB L3, and
-/// streaming it to memory instead measured 0.5-0.7x as fast; a quarter of that L3 is the limit.
+/// AVX2 destinations larger than this (bytes, the whole copy) are streamed: a quarter of the
+/// reference 32 MiB L3. Up to it, source and destination together stay in L3 and are not
+/// streamed to memory.
 pub const AVX2_STREAM_BYTES: i64 = 8 << 20;
 
 /// Rows of one AVX2 cache block while the copy stays in the caches: the block is a column
 /// stripe one line of the destination wide (16 f32) walked down this many rows, so that it
-/// reads 16 KiB of source and writes 16 KiB of destination, half of Zen 3's 32 KiB L1d, and
-/// touches 256 destination pages at most (the L2 TLB holds 2048). At f32 n = 1024 (column
-/// stride 4 KiB) this replaced 32x32 squares: 0.35x -> 0.42x a memcpy in the scratch harness.
+/// reads 16 KiB of source and writes 16 KiB of destination, half of a 32 KiB L1d, and
+/// touches 256 destination pages at most (the L2 TLB holds 2048).
 pub const AVX2_BAND_ROWS: i64 = 256;
 
 /// The instruction-set level a blocking is chosen for: its register tiles and streaming
-/// stores, and the caches of the machines it was tuned on.
+/// stores, and the reference caches its thresholds assume.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlockingLevel {
     /// Scalar tiles, no streaming stores.
     Portable,
-    /// AVX2 8×16 (4-byte) and 4×8 (8-byte) tiles, 32-byte streaming stores; tuned on Zen 3.
+    /// AVX2 8×16 (4-byte) and 4×8 (8-byte) tiles, 32-byte streaming stores; 32 KiB L1d,
+    /// 512 KiB L2, 32 MiB L3.
     Avx2,
-    /// AVX-512 16×16 and 8×8 tiles, 64-byte streaming stores; tuned on Sapphire Rapids.
+    /// AVX-512 16×16 and 8×8 tiles, 64-byte streaming stores; 48 KiB L1d, 2 MiB L2.
     Avx512,
 }
 

@@ -5,15 +5,15 @@
 //! kernels with these constants and calls [`GemmBlocking::blocks`], [`gemm_direct`] and
 //! [`gemm_transposes`]; `layout explain 'gemm(...)'` shows the same data.
 //!
-//! The constant blocks of the AVX-512 levels were chosen against the caches of a Sapphire
-//! Rapids core (48 KiB L1d, 2 MiB L2) and then measured there (BENCHMARKS.md); those of the
-//! AVX2 and portable levels against a Zen 3 core (32 KiB L1d, 512 KiB L2, 32 MiB L3), where
-//! the AVX2 blocks were measured. In each, the B micro-panel `KC×NR` stays in L1 while the A
-//! micro-panels stream through it, the A block `MC×KC` stays in L2, and the B block `KC×NC`
-//! is left to L3. At run time the engine recomputes the AVX2 blocks from the caches the CPU
-//! reports ([`detected_caches`], CPUID leaf `0x8000_001D` or 4, read once) with
-//! [`GemmBlocking::for_caches`], whose fractions were tuned on the Zen 3 core; the constants
-//! are its result for [`ZEN3_CACHES`] and the fallback when CPUID says nothing.
+//! The constant blocks of each level are derived from a reference cache configuration
+//! ([`GemmBlocking::design_caches`]): those of the AVX-512 levels from
+//! [`SAPPHIRE_RAPIDS_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable levels
+//! from [`ZEN3_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B micro-panel
+//! `KC×NR` stays in L1 while the A micro-panels stream through it, the A block `MC×KC` stays
+//! in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the AVX2
+//! blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf `0x8000_001D` or
+//! 4, read once) with [`GemmBlocking::for_caches`]; the constants are its result for
+//! [`ZEN3_CACHES`] and the fallback when CPUID says nothing.
 
 use std::fmt;
 
@@ -140,11 +140,13 @@ pub struct CacheSizes {
     pub l3: usize,
 }
 
-/// The caches of a Zen 3 core (EPYC, family 25): the machine the AVX2 blocks were tuned on,
-/// and the caches the constant AVX2 blocks are for.
+/// The reference cache configuration the constant AVX2 and portable blocks are derived from
+/// (32 KiB L1d, 512 KiB L2, 32 MiB L3): [`GemmBlocking::for_caches`] of it is the AVX2
+/// constant.
 pub const ZEN3_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l2: 512 << 10, l3: 32 << 20 };
 
-/// The caches of a Sapphire Rapids core, which the constant AVX-512 blocks are for.
+/// The reference cache configuration the constant AVX-512 blocks are derived from (48 KiB
+/// L1d, 2 MiB L2, 105 MiB L3).
 pub const SAPPHIRE_RAPIDS_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 105 << 20 };
 
 impl fmt::Display for CacheSizes {
@@ -215,14 +217,14 @@ fn cpuid_caches() -> Option<CacheSizes> {
     None
 }
 
-/// The share of L1d the AVX2 B micro-panel `KC×NR` takes (numerator / 64), tuned on Zen 3.
+/// The share of L1d the AVX2 B micro-panel `KC×NR` takes (numerator / 64).
 pub const AVX2_KC_L1_64THS: usize = 24;
-/// The share of L2 the AVX2 A block `MC×KC` takes (numerator / 64), tuned on Zen 3.
+/// The share of L2 the AVX2 A block `MC×KC` takes (numerator / 64).
 pub const AVX2_MC_L2_64THS: usize = 32;
 
 /// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs;
-/// the A block `MC×KC` 768 KiB, 3/8 of a 2 MiB L2 (MC = 512 against 384, alternating in one
-/// process on an AVX-512 Xeon: 1-3 % less time at n = 512 to 2048, one and two threads).
+/// the B micro-panel `KC×NR` 18 KiB of a 48 KiB L1d, the A block `MC×KC` 768 KiB, 3/8 of a
+/// 2 MiB L2.
 pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx512,
     elem: GemmElem::F32,
@@ -239,8 +241,8 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     direct_nr: 6,
 };
 
-/// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the A block 512 KiB (MC = 256
-/// against 192, measured as for f32: 0-2 % less time at n = 256 to 2048, one and two threads).
+/// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the B micro-panel 24 KiB of a
+/// 48 KiB L1d, the A block 512 KiB, a quarter of a 2 MiB L2.
 pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     level: GemmLevel::Avx512,
     elem: GemmElem::F64,
@@ -347,20 +349,20 @@ pub const fn gemm_blocking(level: GemmLevel, elem: GemmElem) -> GemmBlocking {
 pub const GEMM_DIRECT_K: usize = 64;
 /// The largest extent of m and of n the direct regime takes.
 pub const GEMM_DIRECT_MN: usize = 64;
-/// The most multiply-adds `m·n·k` the direct regime takes: all of 64³ (on Zen 3 AVX2 the
-/// direct kernel ran 64×64×64 in 6.1 µs f32 and 15.0 µs f64, the blocked engine, packing,
-/// in 27 and 52 µs).
+/// The most multiply-adds `m·n·k` the direct regime takes: all of 64³ (at these sizes
+/// packing the operands costs more than it saves).
 pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
 /// The largest span of a column-major A in bytes that the AVX-512 level reads in place
-/// ([`GemmBlocking::reads_a_in_place`]): half of a Zen 4 core's 1 MiB L2.
+/// ([`GemmBlocking::reads_a_in_place`]): an A that stays in L2 (half of a 1 MiB L2, a
+/// quarter of the AVX-512 reference's 2 MiB).
 pub const GEMM_A_IN_PLACE_BYTES: usize = 512 << 10;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
 /// share has an edge tile.
 pub const GEMM_PAR_GRAIN_M: usize = 32;
-/// Thread shares of n are multiples of this (of every level's NR). A grain common to both
-/// (96) left shares of 288 and 224 columns at n = 512 and 1024 on two threads: 12 % idle.
+/// Thread shares of n are multiples of this (of every level's NR), not of a grain common to
+/// m and n (96), which would cut n = 512 on two threads into shares of 288 and 224 columns.
 pub const GEMM_PAR_GRAIN_N: usize = 12;
 
 /// Whether a normalized `m×n×k` problem runs the direct regime: A and B read in place by a
@@ -467,11 +469,6 @@ impl GemmBlocking {
     /// `b_cs > 0`, strides along k and n) and the rows of A make one block (`m ≤ MC`): each
     /// panel is then used once per step of KC, and packing it would be one more pass over B.
     /// Defined for every input.
-    ///
-    /// Measured on an AVX-512 Xeon, layout/faer with B packed → read in place: f64 n = 256
-    /// 0.93 → 0.99 (then MC = 192, in place up to 2·MC), f32 n = 512 0.94 → 0.97; with the
-    /// blocks of today, reading B in place for two A blocks too (m ≤ 2·MC) was 3 % faster at
-    /// f32 n = 1024 on one thread and 6 % slower on two (BENCHMARKS.md).
     #[inline]
     pub const fn reads_b_in_place(&self, m: usize, b_rs: isize, b_cs: isize) -> bool {
         matches!(self.b_order, BPanelOrder::Columns) && b_rs == 1 && b_cs > 0 && self.packs_b_per_panel(m)
@@ -485,12 +482,6 @@ impl GemmBlocking {
     /// `((k-1)·a_cs + m)·size_of(T)`, is at most [`GEMM_A_IN_PLACE_BYTES`]: A then stays in
     /// L2 and its `k` columns in the first-level TLB, and packing it would be one more pass.
     /// Defined for every input.
-    ///
-    /// Measured on Zen 4 (32 KiB L1d, 1 MiB L2), layout/faer with A packed → read in place,
-    /// one thread: n = 256 0.98 → 1.00 (f32, A 256 KiB) and 0.98 → 1.00 (f64, 512 KiB);
-    /// f32 n = 512 (1 MiB) 0.98 → 0.97-0.99; larger A 4-14 % slower (from L3, a new page
-    /// per step of k). The AVX2 level was 5-45 % slower reading A in place at every size
-    /// (BENCHMARKS.md).
     #[inline]
     pub const fn reads_a_in_place(&self, m: usize, k: usize, a_rs: isize, a_cs: isize) -> bool {
         if !matches!(self.b_order, BPanelOrder::Columns) || a_rs != 1 || a_cs <= 0 || m < self.mr || k == 0 {

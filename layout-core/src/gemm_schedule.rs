@@ -208,8 +208,7 @@ impl fmt::Display for LevelSchedule {
                 kib(self.caches.l2)
             )?;
         } else if b.level != GemmLevel::Portable {
-            let core = if b.level == GemmLevel::Avx512 { "Sapphire Rapids" } else { "Zen 3" };
-            writeln!(f, "  caches: {} (a {core} core: the constant blocks)", self.caches)?;
+            writeln!(f, "  caches: {} (the {} reference caches the constant blocks are for)", self.caches, b.level)?;
         }
         writeln!(f, "  A panel (i,p) -> {}", self.a_panel)?;
         writeln!(f, "  B panel (j,p) -> {}", self.b_panel)?;

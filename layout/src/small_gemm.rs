@@ -47,7 +47,8 @@ mod x86 {
 
 /// `C = alpha·A·B + beta·C` with `A(i,p) = a[a_at + i·ARS + p·ACS]`,
 /// `B(p,j) = b[b_at + p·BRS + j·BCS]`, `C(i,j) = c[c_at + i·CRS + j·CCS]` over `i < M`,
-/// `j < N`, `p < K` (offsets of the views); `beta == 0` does not read C.
+/// `j < N`, `p < K` (offsets of the views); `beta == 0` does not read C, and `alpha == 0`
+/// scales C by `beta` without reading A or B.
 ///
 /// # Panics
 /// When some operand's offsets do not lie in its view (the extremes are constants of the
@@ -112,6 +113,10 @@ pub(crate) unsafe fn small_gemm_unchecked<
     beta: T,
     c: *mut T,
 ) {
+    if K == 0 || alpha == T::ZERO {
+        // SAFETY: C's offsets are the caller's; A and B are not touched.
+        return unsafe { scale_c::<T, M, N, CRS, CCS>(beta, c) };
+    }
     match level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the level is only Avx512 or Avx2 when the CPU has those features (detected by
@@ -122,6 +127,29 @@ pub(crate) unsafe fn small_gemm_unchecked<
         Level::Avx2 => unsafe { x86::avx2::<T, M, N, K, ARS, ACS, BRS, BCS, CRS, CCS>(alpha, a, b, beta, c) },
         // SAFETY: the caller's bounds.
         _ => unsafe { body::<T, M, N, K, ARS, ACS, BRS, BCS, CRS, CCS, false>(alpha, a, b, beta, c) },
+    }
+}
+
+/// `C = beta·C` over `i < M`, `j < N` (zeros without reading C when `beta == 0`): the whole
+/// of a product with `alpha == 0` or `K == 0`, which reads neither A nor B (so a NaN or an
+/// infinity there does not reach C, as in the run-time engine).
+///
+/// # Safety
+/// Every offset `i·CRS + j·CCS` of C is inside the allocation `c` points into, readable
+/// unless `beta == 0`, and writable.
+#[inline]
+unsafe fn scale_c<T: SmallScalar, const M: usize, const N: usize, const CRS: isize, const CCS: isize>(
+    beta: T,
+    c: *mut T,
+) {
+    for j in 0..N {
+        for i in 0..M {
+            // SAFETY: `i < M`, `j < N`: an offset of C the caller vouches for.
+            unsafe {
+                let out = c.offset(i as isize * CRS + j as isize * CCS);
+                *out = if beta == T::ZERO { T::ZERO } else { beta * *out };
+            }
+        }
     }
 }
 
@@ -388,8 +416,8 @@ mod x86 {
         let nv = mb.div_ceil(l);
         // Columns per tile: 24 accumulators at most; the fewest tiles of that width. With
         // two vectors or more per column the widths are balanced (32 f64 columns as
-        // 5,5,6,5,5,6 rather than 6,6,6,6,6,2: 1.44× → 1.50× faer at n = 32); with one,
-        // full tiles first (16 f32 columns as 12,4 measured faster than 8,8).
+        // 5,5,6,5,5,6 rather than 6,6,6,6,6,2); with one, full tiles first (16 f32 columns
+        // as 12,4 rather than 8,8).
         let nb = N.min(24 / nv).min(12);
         let tiles = N.div_ceil(nb);
         let balanced = nv >= 2;
@@ -595,9 +623,8 @@ mod x86 {
         beta: T,
         c: *mut T,
     ) {
-        // Fewer rows than a vector (f32 M < 8, f64 M < 4): the compiler's vectorization of
-        // the plain loops beats masked `vmaskmov` loads and stores (4×4×4 f32: 5.7 ns against
-        // 22 ns).
+        // Fewer rows than a vector (f32 M < 8, f64 M < 4) run the plain loops, which the
+        // compiler vectorizes, rather than the tiles' masked `vmaskmov` loads and stores.
         if ARS == 1 && CRS == 1 && M >= <T as Ymm>::LANES {
             // SAFETY: the caller's bounds; this function's features.
             return unsafe { tiled2::<T, M, N, K, ACS, BRS, BCS, CCS>(alpha, a, b, beta, c) };

@@ -20,12 +20,10 @@
 //!   dimension, B is packed into `KC×NR` micro-panels; for each `MC` rows of A, A into
 //!   `MR×KC` micro-panels (`((MR,MC/MR),KC):((1,MR·KC),MR)`; at the AVX-512 level a
 //!   column-major A spanning at most 512 KiB is read in place instead, its full micro-panels
-//!   with column stride `lda`, only an edge panel packed: `reads_a_in_place`, n = 256 went
-//!   from 0.98× to 1.00–1.02× faer on Zen 4); the micro-kernel then keeps an
-//!   `MR×NR` tile of C in registers over `KC` rank-1 updates. When A is one block
-//!   (`m ≤ MC`), B is instead packed one micro-panel at a time right before the micro-kernels
-//!   of its columns (it is then read from L1: 64×8192×256 f32 went from 0.87× to 0.97× faer).
-//!   AVX-512 B panels are
+//!   with column stride `lda`, only an edge panel packed: `reads_a_in_place`); the
+//!   micro-kernel then keeps an `MR×NR` tile of C in registers over `KC` rank-1 updates.
+//!   When A is one block (`m ≤ MC`), B is instead packed one micro-panel at a time right
+//!   before the micro-kernels of its columns (it is then read from L1). AVX-512 B panels are
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
@@ -35,9 +33,10 @@
 //!   (f64) register transposes (no masked stores for B's 6-wide rows: they are microcoded on
 //!   AMD), the portable level copies or transposes in scalar blocks. The AVX2 cache blocks
 //!   come from the caches CPUID reports (`GemmBlocking::for_caches`, read once), the
-//!   constants (tuned on Zen 3) when it reports none. The loop nest is not a closure, so it
-//!   inlines into each level's `#[target_feature]` entry with the packers' intrinsics. Edge panels are
-//!   zero-padded; edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
+//!   constants (the blocks of the reference caches `ZEN3_CACHES`: 32 KiB L1d, 512 KiB L2)
+//!   when it reports none. The loop nest is not a closure, so it inlines into each level's
+//!   `#[target_feature]` entry with the packers' intrinsics. Edge panels are zero-padded;
+//!   edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
 //!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4.
@@ -49,6 +48,8 @@
 
 mod driver;
 mod portable;
+#[doc(hidden)]
+pub mod timing;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -470,6 +471,8 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     if p.m == 0 || p.n == 0 {
         return;
     }
+    // Every run-time path (the direct loop, the blocked engine, the parallel shares, at each
+    // level) starts here, so this is the one place `α = 0` and `k = 0` are kept from A and B.
     if p.k == 0 || p.alpha == T::ZERO {
         // SAFETY: C's bound (the caller's).
         unsafe { driver::scale_c(&p) };

@@ -384,6 +384,8 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
 
 mod pack_avx2;
 use pack_avx2::{pack_avx2_f32, pack_avx2_f64};
+/// The micro-kernels and packers timed alone (after `micro!`, which it uses).
+pub(super) mod timing;
 
 // The full tiles, and narrower ones over the same packed B panel for the last columns, so
 // that an edge of 4 columns does not run 12. `/ (BJ, BS)`: the strides of the packed B panel
@@ -790,74 +792,5 @@ mod tests {
         assert_agrees::<f64, Avx512F64>(GemmLevel::Avx512, direct::<f64, Avx512F64>());
         assert_agrees::<f32, Avx2F32>(GemmLevel::Avx2, direct::<f32, Avx2F32>());
         assert_agrees::<f64, Avx2F64>(GemmLevel::Avx2, direct::<f64, Avx2F64>());
-    }
-}
-
-/// A measurement, not a test (no assertion; ignored): the AVX-512 and AVX2 micro-kernels alone on packed
-/// panels that stay in L1/L2, GFLOP/s of the best of 200 rounds. Run: `cargo test --release
-/// -p cute-layout --lib time_micro -- --ignored --nocapture`.
-#[cfg(test)]
-mod timing {
-    use super::*;
-
-    micro!(t_f32_3x4, "avx2,fma", f32, 8, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
-        _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
-    micro!(t_f64_3x4, "avx2,fma", f64, 4, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
-        _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
-
-    type Micro<T> = unsafe fn(usize, *const T, usize, *const T, *mut T, isize, isize, usize, usize, T, T);
-
-    fn time<T: Copy + Default + From<f32>>(name: &str, f: Micro<T>, mr: usize, nr: usize, kc: usize, tiles: usize) {
-        let a: Vec<T> = (0..mr * kc * tiles).map(|x| T::from((x % 7) as f32 * 0.1)).collect();
-        // Room for the AVX-512 panels' column stride `KC` (at most 384).
-        let b: Vec<T> = (0..nr * kc.max(384)).map(|x| T::from((x % 5) as f32 * 0.1)).collect();
-        let mut c = vec![T::default(); mr * nr * tiles];
-        let mut best = f64::MAX;
-        for _ in 0..200 {
-            let t = std::time::Instant::now();
-            for _ in 0..10 {
-                for i in 0..tiles {
-                    // SAFETY: AVX2 and FMA were detected; panel `i` of A holds `mr·kc`
-                    // elements, B `nr·kc`, the tile of C `mr·nr` (column stride `mr`).
-                    unsafe {
-                        f(
-                            kc,
-                            a.as_ptr().add(i * mr * kc),
-                            mr,
-                            b.as_ptr(),
-                            c.as_mut_ptr().add(i * mr * nr),
-                            1,
-                            mr as isize,
-                            mr,
-                            nr,
-                            T::from(1.0),
-                            T::from(0.0),
-                        )
-                    };
-                }
-                std::hint::black_box(&mut c);
-            }
-            best = best.min(t.elapsed().as_secs_f64() / 10.0);
-        }
-        let flop = 2.0 * (mr * nr * kc * tiles) as f64;
-        println!("{name} kc {kc} tiles {tiles}: {:.1} GFLOP/s", flop / best / 1e9);
-    }
-
-    #[test]
-    #[ignore = "a timing harness, not a test: cargo test --release -p cute-layout --lib time_micro -- --ignored --nocapture"]
-    fn time_micro() {
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
-            return;
-        }
-        for (kc, tiles) in [(256, 1), (256, 8), (256, 16)] {
-            if is_x86_feature_detected!("avx512f") {
-                time::<f32>("avx512 f32 32x12", micro_avx512_f32, 32, 12, kc, tiles);
-                time::<f64>("avx512 f64 16x12", micro_avx512_f64, 16, 12, kc, tiles);
-            }
-            time::<f32>("f32 16x6", micro_avx2_f32, 16, 6, kc, tiles);
-            time::<f32>("f32 24x4", t_f32_3x4, 24, 4, kc, tiles);
-            time::<f64>("f64 8x6", micro_avx2_f64, 8, 6, kc, tiles);
-            time::<f64>("f64 12x4", t_f64_3x4, 12, 4, kc, tiles);
-        }
     }
 }

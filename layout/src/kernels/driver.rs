@@ -537,10 +537,8 @@ unsafe fn stream_run<S: Stream>(s: *const u8, d: *mut u8, n: usize) {
     }
 }
 
-/// Runs up to this many bytes are copied inline; longer ones call `copy_nonoverlapping`.
-/// (4 KiB: a run of 2 KiB per point, the broadcast of 512 f32 rows, went through glibc's
-/// `memcpy` at 0.98x the careful loop, which calls it too; inline 128-byte steps save the
-/// call and its size dispatch per run.)
+/// Runs up to this many bytes are copied inline, in 128-byte steps (no call and no size
+/// dispatch per run); longer ones call `copy_nonoverlapping`.
 const SHORT: usize = 4096;
 
 /// Copies `N` bytes as one unaligned move (a vector register for 16, 32, 64).
@@ -678,8 +676,8 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
             Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable)
         };
     }
-    // AVX2 tiles align too, with scalar edges: at f32 n = 1024, 16 bytes past a page (as
-    // glibc's large vectors start), each tile row straddling two lines ran at 0.6x.
+    // AVX2 tiles align too, with scalar edges, so that no tile row straddles two lines (as
+    // it would in a destination 16 bytes past a page, where glibc's large vectors start).
     let align = K::MASKED || K::LEVEL == BlockingLevel::Avx2;
     if (nt || (align && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);

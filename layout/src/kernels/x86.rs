@@ -489,16 +489,10 @@ macro_rules! tile_impl {
             } else {
                 // The destination lines 64 bytes to the right of each tile's (those of the tile
                 // to its right, which comes two tiles later in a 32x32 block walked down first)
-                // are prefetched: their read for ownership was what the tiles waited on. On an
-                // AVX-512 Xeon (family 6 model 207) at f32 n = 256 (from L2), processes
-                // alternating between builds: 64 bytes ahead 0.69-0.78x a memcpy (mean 0.74 of
-                // 9), 256 bytes 0.67-0.72x (mean 0.70 of 5), the next tile down 0.62-0.70x; none
-                // 0.63x, and prefetching the source too, or for writing (`prefetchw`), no better
-                // (BENCHMARKS.md). A prefetch is a hint: a line outside the region is harmless,
-                // and no fault is raised.
-                // (AVX-512 only: the AVX2 blocks are stripes walked down, whose next lines to
-                // the right come a whole band later, and on Zen 3 prefetching the destination
-                // lines of the next tile down measured slower too.)
+                // are prefetched, so that their read for ownership is under way before that
+                // tile stores to them. A prefetch is a hint: a line outside the region is
+                // harmless, and no fault is raised. (AVX-512 only: the AVX2 blocks are stripes
+                // walked down, whose next lines to the right come a whole band later.)
                 let ahead = (64 / w) as isize;
                 let pitch = dld * w as isize;
                 blocked(blocks, ($r, $c), rows, cols, |r, c| {

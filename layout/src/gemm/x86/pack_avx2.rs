@@ -59,7 +59,7 @@ fn transpose4x4_pd(r: [__m256d; 4]) -> [__m256d; 4] {
 }
 
 /// Stores lanes 0..6 of `v` at `p` (a row of a B panel, `NR = 6`): a 128-bit and a 64-bit
-/// store, not a masked store (microcoded and slow on AMD: 8.6 % of an n = 256 SGEMM on Zen 3).
+/// store, not a masked store (microcoded on AMD cores).
 ///
 /// # Safety
 /// 6 elements are writable at `p`.
@@ -230,63 +230,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-}
-/// A measurement, not a test (no assertion; ignored): the AVX2 packer against the generic
-/// one on a 264×256 f32 block contiguous along k, both compiled with AVX2 and FMA, best of
-/// 200 rounds of 20 calls. Run: `cargo test --release -p cute-layout --lib time_packers --
-/// --ignored --nocapture`.
-#[cfg(test)]
-mod timing {
-    use super::*;
-
-    /// # Safety
-    /// As [`pack`]; the CPU has AVX2 and FMA.
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn simd(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
-        // SAFETY: the caller's.
-        unsafe { pack_avx2_f32(w, d, s, s_i, 1, len, kc) }
-    }
-
-    /// # Safety
-    /// As [`pack`]; the CPU has AVX2 and FMA.
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn generic(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
-        // SAFETY: the caller's.
-        unsafe { pack(w, d, s, s_i, 1, len, kc) }
-    }
-
-    #[test]
-    #[ignore = "a timing harness, not a test: cargo test --release -p cute-layout --lib time_packers -- --ignored --nocapture"]
-    fn time_packers() {
-        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
-            return;
-        }
-        let (len, kc) = (264usize, 256usize);
-        for (w, name) in [(6usize, "B panels, w = 6"), (16, "A panels, w = 16")] {
-            let src: Vec<f32> = (0..len * kc).map(|x| x as f32).collect();
-            let mut dst = vec![0f32; len.next_multiple_of(w) * kc];
-            let mut best = [f64::MAX; 2];
-            for _ in 0..200 {
-                for (v, b) in best.iter_mut().enumerate() {
-                    let t = std::time::Instant::now();
-                    for _ in 0..20 {
-                        // SAFETY: AVX2 and FMA were detected; `src` holds `len` rows of `kc`
-                        // (row stride `kc`), `dst` `len` rounded up to `w` times `kc` elements.
-                        unsafe {
-                            if v == 0 {
-                                simd(w, dst.as_mut_ptr(), src.as_ptr(), kc as isize, len, kc)
-                            } else {
-                                generic(w, dst.as_mut_ptr(), src.as_ptr(), kc as isize, len, kc)
-                            }
-                        }
-                        std::hint::black_box(&mut dst);
-                    }
-                    *b = b.min(t.elapsed().as_secs_f64() / 20.0);
-                }
-            }
-            println!("{name}: AVX2 transposes {:.1} us, generic {:.1} us", best[0] * 1e6, best[1] * 1e6);
         }
     }
 }
