@@ -209,7 +209,7 @@ fn merge(stages: Vec<Stage>, drop_identity: bool) -> Result<Vec<Stage>> {
 }
 
 /// Folds the stages next to B into B while that is the same function on B's domain: a
-/// layout A whose composition with B is admissible (`A ∘ B` is exact, policy 1), and a
+/// layout A whose composition with B is admissible (`A ∘ B` is exact, docs/algebra.md §3.1), and a
 /// layout A after a swizzle Sw that commutes with it on A's domain, `A ∘ Sw = Sw' ∘ A`,
 /// when B's values lie in that domain (CuTe C++'s `composition(Layout, Swizzle)`, here
 /// checked at every point instead of assumed).

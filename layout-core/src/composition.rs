@@ -17,7 +17,7 @@ use crate::trace::{self, Role};
 /// Rank-1 B = `s:d` (the base case): coalesce A (keeping its extension, last mode unbounded)
 /// and walk `0, d, …, (s−1)d` over its modes. Admissible exactly when the walk never crosses
 /// a mode boundary off-step: stride divisibility (Eq. 20) and shape divisibility (Eq. 21),
-/// except that a walk may end ragged inside a mode (§3.3.3, "apparent violations").
+/// except that a walk may end ragged inside a mode (paper §3.3.3, "apparent violations").
 /// A B with several modes distributes, `A ∘ (B0, B1) = (A ∘ B0, A ∘ B1)`, and is accepted only
 /// when that equals `c ↦ A(B(c))` on all of B's domain. Requires B's strides non-negative.
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {

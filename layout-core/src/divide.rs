@@ -11,7 +11,7 @@ use crate::trace::{self, Role};
 use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 
 /// `logical_divide(A, B)` for a layout tiler: `A ∘ B★` with `B★ = (B, complement(B, |A|))`.
-/// Requires `B★` to be a bijection onto `[0, |A|)` (policy 3): B injective, its complement
+/// Requires `B★` to be a bijection onto `[0, |A|)` (docs/algebra.md §3.3): B injective, its complement
 /// exact, and no element past `|A|` (a tiler that does not divide A would overrun it).
 pub fn logical_divide(a: &Layout, b: &Layout) -> Result<Layout> {
     divide_by(a, b, Operation::LogicalDivide, true)

@@ -189,7 +189,7 @@ impl SwizzledLayout {
         self.layout.table()?.into_iter().map(|v| Ok(self.swizzle.apply(checked::add(self.offset, v)?))).collect()
     }
 
-    /// The largest value plus one, over the domain (policy 1: a layout is its function;
+    /// The largest value plus one, over the domain (docs/algebra.md §3.1: a layout is its function;
     /// found by enumeration, so at most [`Layout::TABLE_LIMIT`] elements). For the CUTLASS
     /// shared-memory swizzles this is the cosize of L, which is what CuTe C++ returns.
     pub fn cosize(&self) -> Result<i64> {
