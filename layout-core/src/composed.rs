@@ -72,7 +72,7 @@ impl ComposedLayout {
     /// swizzle is printed behind `Sw<0,0,0>`): an integer layout when no swizzle remains and the layouts
     /// compose, a swizzled layout `Sw o off o L` when no layout stage remains, else a
     /// composed layout. Errors only when a chain without swizzles has layouts that do not
-    /// compose (as [`composition`](crate::composition) says) or an offset overflows.
+    /// compose (as [`composition`](fn@crate::composition) says) or an offset overflows.
     pub fn build(stages: Vec<Stage>, inner: Layout) -> Result<AnyLayout> {
         let mut stages = merge(stages, true)?;
         if !stages.iter().any(|s| matches!(s, Stage::Swizzle(_)))

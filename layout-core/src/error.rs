@@ -21,6 +21,17 @@ pub enum Blame {
 }
 
 /// An error of the algebra: the violated condition with its operands and numbers.
+///
+/// ```
+/// use layout_core::{Blame, LayoutError, logical_divide, parse_layout};
+///
+/// let e = logical_divide(&parse_layout("24:1")?, &parse_layout("5:1")?).unwrap_err();
+/// assert!(matches!(e, LayoutError::TilerOverrun { .. }), "{e:?}");
+/// assert!(e.to_string().contains("does not divide"));
+/// assert_eq!(e.blame(), Blame::Rhs);                 // the macro puts the error on the tiler
+/// assert!(e.help().is_some_and(|h| h.contains("divides 24")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LayoutError {
     /// An intermediate value of the algebra does not fit in an `i64`: overflow is an error, never a

@@ -126,7 +126,7 @@ impl F2Layout {
     }
 
     /// Composition with an integer layout or tiler on the right, `R(c) = A(B(c))`: the walk
-    /// of [`composition`](crate::composition) with A's strides scaled by the carry-less
+    /// of [`composition`](fn@crate::composition) with A's strides scaled by the carry-less
     /// action, e.g. `(8,8):(f1,f9) ∘ ((4,8),2):((16,1),8) = ((4,8),2):((f18,f1),f9)` (P5).
     /// Admissible when the integer walk is and the result equals `A(B(c))` at every point of
     /// B (checked: the carry-less action only agrees with the walk's integer steps for
