@@ -3,16 +3,16 @@
 //! Nothing here calls an operation of layout-core: a layout is read through its leaves
 //! (`shape()`, `stride()`) and evaluated point by point, and every admissibility condition
 //! of the policies of `docs/algebra.md` (§3) is restated as a property of finitely many points. Results
-//! are built only with [`Layout::new`]. All of it is meant for small layouts (a few hundred
-//! points); arithmetic is done in `i128` and a value outside `i64` panics, which no caller
+//! are built only with [`Layout::new`](layout_core::Layout::new). All of it is meant for small
+//! layouts (a few hundred points); arithmetic is done in `i128` and a value outside `i64` panics, which no caller
 //! with small inputs can reach.
 //!
 //! - Functions: [`eval`] (the extended domain: the last leaf unbounded), [`table`],
 //!   [`is_injective`], [`is_bijection_onto`].
 //! - Coalesce by the definition: [`coalesce_def`] and [`coalesce_keep_extension`].
-//! - Policy 2 (composition): [`walk_is_on_step`] for a rank-1 `B = s:d`,
+//! - §3.2 (composition): [`walk_is_on_step`] for a rank-1 `B = s:d`,
 //!   [`composition_admissible`] for any B, [`composition_values`], [`modewise_values`].
-//! - Policy 3 (divide): [`tile_origins`], [`complement_values`], [`divide_tiling`],
+//! - §3.3 (divide): [`tile_origins`], [`complement_values`], [`divide_tiling`],
 //!   [`divide_admissible`].
 //! - Representability: [`factorizations`], [`representable`], [`canonical_layout`].
 //! - Inverses and friends: [`prefix_in_image`], [`right_inverse_max`], [`common_prefix`],
@@ -42,7 +42,7 @@ fn narrow(v: i128) -> i64 {
 }
 
 /// The value of flat `modes` at integer index `i`: the colexicographic coordinate, every
-/// mode reduced except the last, which is unbounded (the extended domain, policy 1).
+/// mode reduced except the last, which is unbounded (the extended domain, §3.1).
 pub fn eval_modes(modes: &[(i64, i64)], i: i64) -> i64 {
     let mut rest = i128::from(i);
     let mut acc = 0i128;
@@ -110,7 +110,7 @@ pub fn coalesce_def(l: &Layout) -> Vec<(i64, i64)> {
     if out.is_empty() { vec![(1, 0)] } else { out }
 }
 
-/// Coalesce that keeps the extension (policy 2): size-1 modes are dropped except the last
+/// Coalesce that keeps the extension (§3.2): size-1 modes are dropped except the last
 /// leaf, which carries the extension past `|L|`; then neighbours with `d1 = s0·d0` merge
 /// (a trailing `1:d` merges into a mode it continues). The last mode is the unbounded one.
 pub fn coalesce_keep_extension(l: &Layout) -> Vec<(i64, i64)> {
@@ -129,9 +129,9 @@ pub fn is_coalesced(modes: &[(i64, i64)]) -> bool {
         && modes.windows(2).all(|w| i128::from(w[0].0) * i128::from(w[0].1) != i128::from(w[1].1))
 }
 
-// ----------------------------------------------------------------------------- composition (policy 2)
+// ----------------------------------------------------------------------------- composition (§3.2)
 
-/// Policy 2 for a rank-1 `B = s:d` (`d ≥ 0`): coalesce A keeping its extension; every
+/// §3.2 for a rank-1 `B = s:d` (`d ≥ 0`): coalesce A keeping its extension; every
 /// non-last mode r of it ends at the boundary `P_{r+1} = S_0·…·S_r`. The walk
 /// `0, d, …, (s−1)d` crosses a boundary `P` on-step exactly when every block
 /// `[jP, (j+1)P)` it touches holds the walk in the same pattern (the same offsets) as the
@@ -180,7 +180,7 @@ pub fn modewise_values(a: &Layout, b: &Layout) -> Vec<i64> {
         .collect()
 }
 
-/// Policy 2 for any B with non-negative strides: every leaf of B is admissible on its own
+/// §3.2 for any B with non-negative strides: every leaf of B is admissible on its own
 /// ([`walk_is_on_step`]) and the mode-wise result equals `A ∘ B` on all of B's domain.
 pub fn composition_admissible(a: &Layout, b: &Layout) -> bool {
     leaves(b).iter().all(|&(s, d)| walk_is_on_step(a, s, d)) && modewise_values(a, b) == composition_values(a, b)
@@ -258,7 +258,7 @@ pub fn canonical_layout(f: &[i64]) -> Option<Layout> {
     Some(layout_of(&coalesce_def(&layout_of(&modes))))
 }
 
-// ----------------------------------------------------------------------------- complement, divide (policy 3)
+// ----------------------------------------------------------------------------- complement, divide (§3.3)
 
 /// The ordered exact tiling by translates of `image` (a set containing 0): origin 0, then
 /// always the smallest point not yet covered; a new tile must not overlap the covered points.
@@ -307,7 +307,7 @@ pub fn modes_overlap(l: &Layout) -> bool {
     merged.windows(2).any(|w| w[1].1 < w[0].0 * w[0].1)
 }
 
-/// CuTe's complement construction where no exact complement exists (policy 9, "weak"): the
+/// CuTe's complement construction where no exact complement exists (§3.9, "weak"): the
 /// modes of filter(L) sorted by stride and merged, a hole `⌊d/c⌋ : c` before each (c the
 /// extent so far), a rest `⌈cotarget/c⌉ : c`, coalesced by definition. `None` when the modes
 /// overlap. The second value says whether `(L, C)` reaches the cotarget (CuTe's
@@ -338,7 +338,7 @@ pub fn weak_complement(l: &Layout, cotarget: i64) -> Option<(Layout, bool)> {
 }
 
 /// The translates of A's image by the distinct `origins` are pairwise disjoint (the copies of
-/// A in a product, policy 9).
+/// A in a product, §3.9).
 pub fn copies_disjoint(a: &Layout, origins: &[i64]) -> bool {
     let img: BTreeSet<i64> = table(a).into_iter().collect();
     let distinct: BTreeSet<i64> = origins.iter().copied().collect();
@@ -375,7 +375,7 @@ pub fn complement_values(l: &Layout, cotarget: i64) -> Result<Vec<i64>, String> 
     Ok(origins)
 }
 
-/// Policy 3: `(B, complement(B, n))` is a bijection onto `[0, n)`, i.e. translates of B's
+/// §3.3: `(B, complement(B, n))` is a bijection onto `[0, n)`, i.e. translates of B's
 /// image tile `[0, n)` exactly. Returns the tile origins (the complement's values).
 pub fn divide_tiling(b: &Layout, n: i64) -> Result<Vec<i64>, String> {
     let image = table(b);
@@ -403,7 +403,7 @@ pub fn b_star(b: &Layout, complement: &[i64]) -> Layout {
     .expect("B★ is a layout")
 }
 
-/// Policies 3 and 2 for `logical_divide(A, B)`: B★ tiles `[0, |A|)` exactly and `A ∘ B★`
+/// §3.3 and §3.2 for `logical_divide(A, B)`: B★ tiles `[0, |A|)` exactly and `A ∘ B★`
 /// is admissible. Returns B★ when admissible.
 pub fn divide_admissible(a: &Layout, b: &Layout) -> Option<Layout> {
     let origins = divide_tiling(b, size(a)).ok()?;

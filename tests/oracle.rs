@@ -311,7 +311,7 @@ pub enum Verdict {
     AcceptedByPolicy,
     /// Right by brute force, printed differently from the oracle.
     FormDiffers,
-    /// Rejected where the oracle's answer is right (or policy 2 says it is representable).
+    /// Rejected where the oracle's answer is right (or §3.2 says it is representable).
     OverRejected,
     /// A wrong result (by brute force), a result where policy demands a rejection, or a panic.
     Wrong,

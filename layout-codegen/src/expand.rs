@@ -127,7 +127,7 @@ pub fn items(target: &Target, plan: &Plan) -> TokenStream {
 }
 
 /// What differs between the kinds beyond integer strides; the struct, the constants and the
-/// trait impls (`impl_layout_value!`, with [`cute_layout::GeneratedLayout`]) are shared.
+/// trait impls (`impl_layout_value!`, with `cute_layout::GeneratedLayout`) are shared.
 struct Parts {
     summary: String,
     notation: String,

@@ -41,7 +41,7 @@ use crate::kernel::Kernel;
 pub use crate::kernel::{KERNELS, kernel_name};
 pub use crate::plan::{ComposedPlan, CoordinatePlan, F2Plan, IndexPlan, Plan, StagePlan, SwizzledPlan};
 
-/// [`expand`] with the facade named by `facade` (the facade's `layout!` passes `$crate`, so
+/// [`expand()`] with the facade named by `facade` (the facade's `layout!` passes `$crate`, so
 /// the generated code works when a user renames the dependency).
 pub fn expand_with_facade(facade: TokenStream, input: TokenStream) -> TokenStream {
     expand::with_facade(facade, || expand(input))

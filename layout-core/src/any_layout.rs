@@ -191,7 +191,7 @@ impl AnyLayout {
         .simplified()
     }
 
-    /// Slicing (§2.5) at a coordinate with `_`: the sub-layout of the free modes and the
+    /// Slicing (paper §2.5) at a coordinate with `_`: the sub-layout of the free modes and the
     /// value at the coordinate with `_` = 0 (for a swizzled layout the offset folds into
     /// the composed one, so the returned offset is 0, as in CuTe C++).
     pub fn slice(&self, c: &SliceCoord) -> Result<(AnyLayout, IntTuple)> {
@@ -205,7 +205,7 @@ impl AnyLayout {
         Ok((l.simplified(), off))
     }
 
-    /// Coalesce (§3.2) without a profile, for every kind (a swizzled layout coalesces L).
+    /// Coalesce (paper §3.2) without a profile, for every kind (a swizzled layout coalesces L).
     pub fn coalesce(&self) -> AnyLayout {
         match self {
             AnyLayout::Int(l) => AnyLayout::Int(crate::coalesce(l)),
@@ -271,7 +271,7 @@ impl AnyLayout {
         .simplified())
     }
 
-    /// The right inverse (§3.4) of each kind (a coordinate layout's is an integer layout);
+    /// The right inverse (paper §3.4) of each kind (a coordinate layout's is an integer layout);
     /// `None` for a composed layout (not defined: its stages are not invertible in general).
     pub fn right_inverse(&self) -> Option<Result<AnyLayout>> {
         let r = match self {
@@ -284,7 +284,7 @@ impl AnyLayout {
         Some(r.map(AnyLayout::simplified))
     }
 
-    /// The left inverse (§3.4) of each kind (a coordinate layout's is an integer layout);
+    /// The left inverse (paper §3.4) of each kind (a coordinate layout's is an integer layout);
     /// `None` for a composed layout (not defined: its stages are not invertible in general).
     pub fn left_inverse(&self) -> Option<Result<AnyLayout>> {
         let r = match self {

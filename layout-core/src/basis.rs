@@ -125,13 +125,13 @@ impl CoordinateLayout {
         CoordinateLayout { inner: self.inner.flatten() }
     }
 
-    /// Coalesce (§3.2): drops size-1 modes and merges `s0:d0 ++ s1:d1` when `d1 = s0·d0`
+    /// Coalesce (paper §3.2): drops size-1 modes and merges `s0:d0 ++ s1:d1` when `d1 = s0·d0`
     /// component-wise. Always admissible.
     pub fn coalesce(&self) -> CoordinateLayout {
         CoordinateLayout { inner: self.inner.coalesce(false) }
     }
 
-    /// Slicing (§2.5): the sub-layout of the free modes of `c` and the coordinate
+    /// Slicing (paper §2.5): the sub-layout of the free modes of `c` and the coordinate
     /// `L(c with _ = 0)`, so that `L(c' + c*) = L(c') + L|_(c*)`.
     pub fn slice(&self, c: &SliceCoord) -> Result<(CoordinateLayout, IntTuple)> {
         let (sub, off) = self.inner.slice(c)?;
@@ -183,7 +183,7 @@ impl CoordinateLayout {
         })
     }
 
-    /// Complement (§3.5) on an E-basis codomain: weakly congruent to the codomain, one mode
+    /// Complement (paper §3.5) on an E-basis codomain: weakly congruent to the codomain, one mode
     /// per component i, the integer complement of component i (its `hole` modes and its
     /// trailing `rest` mode, in the paper's un-coalesced form of Table 7 with size-1 holes
     /// dropped) with strides along `e_i`. `cotarget` gives the extent per component (default:
@@ -218,7 +218,7 @@ impl CoordinateLayout {
         Ok(CoordinateLayout { inner: Strided::concat(parts)? })
     }
 
-    /// Right inverse (§3.4) on an E-basis codomain: its domain is congruent to the codomain,
+    /// Right inverse (paper §3.4) on an E-basis codomain: its domain is congruent to the codomain,
     /// `L‡(x) = Σ_i R_i(x_i)` with `R_i` the integer right inverse of component i (the modes
     /// along `e_i`, with their index positions in L), so that `L(L‡(x)) = x` for x in
     /// `[0,|R_0|) × [0,|R_1|) × …`: `right_inverse((4,8):(1@0,1@1)) = (4,8):(1,4)` (E9).
@@ -231,7 +231,7 @@ impl CoordinateLayout {
         Layout::concat(parts)
     }
 
-    /// Left inverse (§3.4) on an E-basis codomain: `L†(x) = Σ_i L_i†(x_i)` with `L_i†` the
+    /// Left inverse (paper §3.4) on an E-basis codomain: `L†(x) = Σ_i L_i†(x_i)` with `L_i†` the
     /// integer left inverse of component i, so that `L†(L(k)) = k` when L is injective;
     /// its domain is compatible with the codomain and may be larger than the image:
     /// `left_inverse((4,(4,2)):(1@1,(1@0,6@1))) = (4,(6,2)):(4,(1,16))` (F9). Requires single
@@ -245,7 +245,7 @@ impl CoordinateLayout {
     }
 }
 
-/// `A ∘ B` for a B that produces coordinates (§3.3, coordinate reduction): a mode `s:a@i` of
+/// `A ∘ B` for a B that produces coordinates (paper §3.3, coordinate reduction): a mode `s:a@i` of
 /// B selects mode i of A, `A ∘ (s:a@i) = A_i ∘ (s:a)`, and the modes of B along one basis
 /// element compose with that mode of A as an integer layout (with its distributivity check).
 /// The result has A's strides and B's shape. Requires every stride of B to be a single scaled

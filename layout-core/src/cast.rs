@@ -9,6 +9,13 @@ use crate::operation::Operation;
 /// `upcast<N>(L)`: per leaf `s:d`, `⌈s/⌈N/|d|⌉⌉ : sign(d)·max(|d|/N, 1)` (a stride-0 leaf
 /// stays), so that `N·R(c) = L(c·⌈N/d⌉)`: an extent that `N/|d|` does not divide is rounded up,
 /// as CuTe C++ does. Requires every non-zero stride to divide or be a multiple of N.
+///
+/// ```
+/// use layout_core::{parse_layout, upcast};
+/// // An 8x4 tile of 4-byte elements seen as 16-byte elements.
+/// assert_eq!(upcast(&parse_layout("(8,4):(1,8)")?, 4)?.to_string(), "(2,4):(1,2)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
     if n < 1 {
         return Err(LayoutError::FactorNotPositive { op: Operation::Upcast, n });
@@ -34,6 +41,12 @@ pub fn upcast(layout: &Layout, n: i64) -> Result<Layout> {
 /// `downcast<N>(L)`: leaves of stride ±1 become N times longer, every other stride is
 /// multiplied by N, so that `R(c) = N·L(c/N) + c mod N` along the unit-stride leaves.
 /// Requires a stride-1 leaf to carry the N sub-elements.
+///
+/// ```
+/// use layout_core::{downcast, parse_layout};
+/// assert_eq!(downcast(&parse_layout("(2,4):(1,2)")?, 2)?.to_string(), "(4,4):(1,4)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn downcast(layout: &Layout, n: i64) -> Result<Layout> {
     if n < 1 {
         return Err(LayoutError::FactorNotPositive { op: Operation::Downcast, n });

@@ -34,6 +34,15 @@ pub(crate) fn merge_modes<S: Semimodule>(modes: &[(i64, S)], keep_last: bool) ->
 /// `coalesce(L)`: the same function on `[0, |L|)` with minimal rank and depth ≤ 1: flatten,
 /// drop size-1 modes, merge `s0:d0 ++ s1:d1` into `(s0·s1):d0` when `d1 = s0·d0`.
 /// An empty result is `1:0`; a single mode prints as a scalar layout. Always admissible.
+///
+/// ```
+/// use layout_core::{coalesce, parse_layout};
+/// let l = parse_layout("((2,4),3):((1,2),8)")?;
+/// assert_eq!(coalesce(&l).to_string(), "24:1");           // one contiguous run
+/// let l = parse_layout("(4,(1,3)):(2,(7,8))")?;
+/// assert_eq!(coalesce(&l).to_string(), "12:2");           // the size-1 mode goes
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn coalesce(layout: &Layout) -> Layout {
     Layout::from_flat(&merge_modes(&layout.flat_modes(), false)).unwrap_or_else(|_| layout.clone())
 }
@@ -58,6 +67,12 @@ pub fn coalesce_by_mode(layout: &Layout, profile: &IntTuple) -> Result<Layout> {
 }
 
 /// `filter(L)`: drops stride-0 and size-1 modes, then coalesces (`1:0` when nothing is left).
+///
+/// ```
+/// use layout_core::{filter, parse_layout};
+/// assert_eq!(filter(&parse_layout("(4,2,3):(1,0,4)")?).to_string(), "12:1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn filter(layout: &Layout) -> Layout {
     let kept: Vec<(i64, i64)> = layout.flat_modes().into_iter().filter(|&(s, d)| s != 1 && d != 0).collect();
     Layout::from_flat(&merge_modes(&kept, false)).unwrap_or_else(|_| layout.clone())

@@ -11,10 +11,19 @@ use crate::layout::Layout;
 use crate::operation::Operation;
 
 /// `max_common_layout(A, B)`: the largest `R` with `A(R(i)) = B(R(i)) = i` (R's values in
-/// both domains): the largest right inverse of B (see [`right_inverse`], same search and
-/// bounds) on which A agrees, `1:0` when there is none. CuTe C++ reads it off `A ∘ B‡`, which
+/// both domains): the largest right inverse of B (see
+/// [`right_inverse`](crate::right_inverse), same search and bounds) on which A agrees, `1:0`
+/// when there is none. CuTe C++ reads it off `A ∘ B‡`, which
 /// misses common layouts when B‡'s first choice is not A's or when `A ∘ B‡` is not
 /// admissible past the common part.
+///
+/// ```
+/// use layout_core::{max_common_layout, parse_layout};
+/// // Both contiguous along their first 16 elements: a 16-element vector copy.
+/// let r = max_common_layout(&parse_layout("(16,8):(1,16)")?, &parse_layout("(16,8):(1,32)")?)?;
+/// assert_eq!(r.to_string(), "16:1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
     let size_a = a.size();
     right_inverse_where(b, &|chain| agrees(a, size_a, chain))
@@ -22,6 +31,13 @@ pub fn max_common_layout(a: &Layout, b: &Layout) -> Result<Layout> {
 
 /// `max_common_vector(A, B)`: the size of [`max_common_layout`], the number of leading
 /// offsets A and B reach at the same index by a layout.
+///
+/// ```
+/// use layout_core::{max_common_vector, parse_layout};
+/// assert_eq!(max_common_vector(&parse_layout("(8,4):(1,8)")?, &parse_layout("32:1")?)?, 32);
+/// assert_eq!(max_common_vector(&parse_layout("(8,4):(1,8)")?, &parse_layout("(8,4):(4,1)")?)?, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn max_common_vector(a: &Layout, b: &Layout) -> Result<i64> {
     max_common_layout(a, b).map(|r| r.size())
 }

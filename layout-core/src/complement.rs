@@ -20,6 +20,16 @@ use crate::trace::{self, Role};
 /// long as it keeps CuTe's post-condition `cosize((L, L*)) ≥ cotarget`: where C++'s answer
 /// falls short (`complement((3,2):(1,4), 24) = 3:8` ends at offset 22) it is an error
 /// ([`LayoutError::ComplementShort`]). Divides need the exact case: [`complement_exact`].
+///
+/// ```
+/// use layout_core::{complement, parse_layout};
+/// // 4:2 takes 0, 2, 4, 6; its complement in 24 takes the holes and the rest.
+/// assert_eq!(complement(&parse_layout("4:2")?, 24)?.to_string(), "(2,3):(1,8)");
+/// assert_eq!(complement(&parse_layout("(2,2):(1,6)")?, 24)?.to_string(), "(3,2):(2,12)");
+/// // A weak complement: 5 is not a multiple of 4, CuTe's answer.
+/// assert_eq!(complement(&parse_layout("(4,8):(1,5)")?, 32)?.to_string(), "1:0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn complement(layout: &Layout, cotarget: i64) -> Result<Layout> {
     coalesced(layout, cotarget, || complement_checked(layout, cotarget, false))
 }
@@ -27,6 +37,13 @@ pub fn complement(layout: &Layout, cotarget: i64) -> Result<Layout> {
 /// [`complement`], rejecting the weak case with [`LayoutError::ComplementNotExact`]: every
 /// stride a multiple of the extent the smaller modes cover, so that `(L, L*)` tiles a
 /// contiguous range (what a divide needs).
+///
+/// ```
+/// use layout_core::{complement_exact, parse_layout};
+/// assert_eq!(complement_exact(&parse_layout("4:2")?, 24)?.to_string(), "(2,3):(1,8)");
+/// assert!(complement_exact(&parse_layout("(4,8):(1,5)")?, 32).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn complement_exact(layout: &Layout, cotarget: i64) -> Result<Layout> {
     coalesced(layout, cotarget, || complement_checked(layout, cotarget, true))
 }

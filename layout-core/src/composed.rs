@@ -72,7 +72,7 @@ impl ComposedLayout {
     /// swizzle is printed behind `Sw<0,0,0>`): an integer layout when no swizzle remains and the layouts
     /// compose, a swizzled layout `Sw o off o L` when no layout stage remains, else a
     /// composed layout. Errors only when a chain without swizzles has layouts that do not
-    /// compose (as [`composition`](crate::composition) says) or an offset overflows.
+    /// compose (as [`composition`](fn@crate::composition) says) or an offset overflows.
     pub fn build(stages: Vec<Stage>, inner: Layout) -> Result<AnyLayout> {
         let mut stages = merge(stages, true)?;
         if !stages.iter().any(|s| matches!(s, Stage::Swizzle(_)))
@@ -209,7 +209,7 @@ fn merge(stages: Vec<Stage>, drop_identity: bool) -> Result<Vec<Stage>> {
 }
 
 /// Folds the stages next to B into B while that is the same function on B's domain: a
-/// layout A whose composition with B is admissible (`A ∘ B` is exact, policy 1), and a
+/// layout A whose composition with B is admissible (`A ∘ B` is exact, docs/algebra.md §3.1), and a
 /// layout A after a swizzle Sw that commutes with it on A's domain, `A ∘ Sw = Sw' ∘ A`,
 /// when B's values lie in that domain (CuTe C++'s `composition(Layout, Swizzle)`, here
 /// checked at every point instead of assumed).

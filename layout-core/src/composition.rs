@@ -17,9 +17,24 @@ use crate::trace::{self, Role};
 /// Rank-1 B = `s:d` (the base case): coalesce A (keeping its extension, last mode unbounded)
 /// and walk `0, d, …, (s−1)d` over its modes. Admissible exactly when the walk never crosses
 /// a mode boundary off-step: stride divisibility (Eq. 20) and shape divisibility (Eq. 21),
-/// except that a walk may end ragged inside a mode (§3.3.3, "apparent violations").
+/// except that a walk may end ragged inside a mode (paper §3.3.3, "apparent violations").
 /// A B with several modes distributes, `A ∘ (B0, B1) = (A ∘ B0, A ∘ B1)`, and is accepted only
 /// when that equals `c ↦ A(B(c))` on all of B's domain. Requires B's strides non-negative.
+///
+/// ```
+/// use layout_core::{LayoutError, composition, parse_layout};
+/// let a = parse_layout("(6,2):(8,2)")?;
+/// let b = parse_layout("(4,3):(3,1)")?;
+/// let r = composition(&a, &b)?;
+/// assert_eq!(r.to_string(), "((2,2),3):((24,2),8)");
+/// for i in 0..12 {
+///     assert_eq!(r.eval(i)?, a.eval(b.eval(i)?)?);        // R(i) = A(B(i))
+/// }
+/// // The walk 0, 3, 6, ... crosses the boundary of A's first mode (size 4) off-step.
+/// let e = composition(&parse_layout("(4,6):(2,3)")?, &parse_layout("6:3")?).unwrap_err();
+/// assert!(matches!(e, LayoutError::StrideDivisibility { .. }), "{e}");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
     let r = compose(&Strided::new(a.shape().clone(), a.stride().leaves()), b)?;
     let stride = r.shape.with_leaves(&mut r.leaves.iter().copied());
@@ -29,6 +44,14 @@ pub fn composition(a: &Layout, b: &Layout) -> Result<Layout> {
 /// `A ∘ T` for a tiler: a layout tiler composes as a layout; `[T0, T1, …]` composes mode by
 /// mode (`A ∘ ⟨B,C⟩ = (A0 ∘ B, A1 ∘ C)`), `_` and modes past the tiler stay as they are.
 /// Requires `rank(T) ≤ rank(A)`.
+///
+/// ```
+/// use layout_core::{composition_tiler, parse_layout, parse_tiler};
+/// let a = parse_layout("(8,8):(1,8)")?;
+/// // Every fourth row of the first two, the first four columns.
+/// assert_eq!(composition_tiler(&a, &parse_tiler("[2:4,4:1]")?)?.to_string(), "(2,4):(4,8)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn composition_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
     apply_by_mode(Operation::Composition, a, t, &composition)
 }

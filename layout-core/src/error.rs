@@ -21,6 +21,17 @@ pub enum Blame {
 }
 
 /// An error of the algebra: the violated condition with its operands and numbers.
+///
+/// ```
+/// use layout_core::{Blame, LayoutError, logical_divide, parse_layout};
+///
+/// let e = logical_divide(&parse_layout("24:1")?, &parse_layout("5:1")?).unwrap_err();
+/// assert!(matches!(e, LayoutError::TilerOverrun { .. }), "{e:?}");
+/// assert!(e.to_string().contains("does not divide"));
+/// assert_eq!(e.blame(), Blame::Rhs);                 // the macro puts the error on the tiler
+/// assert!(e.help().is_some_and(|h| h.contains("divides 24")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LayoutError {
     /// An intermediate value of the algebra does not fit in an `i64`: overflow is an error, never a
@@ -495,7 +506,7 @@ pub enum LayoutError {
     /// Strides of one layout in different semimodules (integers, coordinates, F2).
     #[error(
         "a stride mixes codomains: `{a}` is {a_kind} and `{b}` is {b_kind}; the strides of a layout must all live \
-         in one semimodule (§1)"
+         in one semimodule (paper §1)"
     )]
     MixedStrides {
         /// One stride.
@@ -511,7 +522,7 @@ pub enum LayoutError {
     /// A concatenation of layouts with different codomains.
     #[error(
         "concatenation is not admissible: `{a}` maps to {a_kind} and `{b}` to {b_kind}; the modes of a layout \
-         must share one codomain (§3.1)"
+         must share one codomain (paper §3.1)"
     )]
     CodomainMismatch {
         /// One layout.
@@ -528,7 +539,7 @@ pub enum LayoutError {
     /// needed.
     #[error(
         "{op}: the stride `{stride}` of `{layout}` is a sum of basis elements; {op} needs every stride to be a \
-         single scaled basis element `a@i` (§3.3, coordinate reduction)"
+         single scaled basis element `a@i` (paper §3.3, coordinate reduction)"
     )]
     BasisSum {
         /// The operation that failed.
@@ -582,7 +593,7 @@ pub enum LayoutError {
     /// An F2 layout with a mode whose extent is not a power of two.
     #[error(
         "{op}: mode {mode} of `{layout}` has the extent {extent}, not a power of two; F2 strides only behave on \
-         power-of-two modes (the carry-less scalar action is not associative, §1: 3·(3·f1) = f5 but 9·f1 = f9)"
+         power-of-two modes (the carry-less scalar action is not associative, paper §1: 3·(3·f1) = f5 but 9·f1 = f9)"
     )]
     F2NotAligned {
         /// The operation that failed.
@@ -618,7 +629,7 @@ pub enum LayoutError {
     #[error(
         "composition with F2 strides is not exact here: at index {index}, B = `{rhs}` gives {point} and \
          A = `{lhs}` maps it to {want}, but the mode-wise result gives {got}: the carry-less scalar action does not \
-         agree with integer multiplication on this walk (§1)"
+         agree with integer multiplication on this walk (paper §1)"
     )]
     F2Inexact {
         /// The left operand A, in canonical notation.

@@ -17,6 +17,14 @@ pub struct Explanation {
 
 /// Parses `text` and evaluates it, recording the steps of the operations it runs.
 /// A parse error is returned as `Err`; an evaluation error is the explanation's `result`.
+///
+/// ```
+/// let e = layout_core::explain("composition((4,2,8):(3,12,97), 3:3)")?;
+/// let lines = e.lines();
+/// assert_eq!(lines.last().unwrap(), "result: 3:9");
+/// assert!(lines.iter().any(|l| l.contains("coalesce A keeping its extension")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn explain(text: &str) -> Result<Explanation, ExprError> {
     explain_in(text, &Env::new())
 }

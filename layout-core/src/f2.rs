@@ -112,13 +112,13 @@ impl F2Layout {
         F2Layout { inner: self.inner.flatten() }
     }
 
-    /// Coalesce (§3.2): drops size-1 modes and merges `s0:fa ++ s1:fb` into `(s0·s1):fa`
+    /// Coalesce (paper §3.2): drops size-1 modes and merges `s0:fa ++ s1:fb` into `(s0·s1):fa`
     /// when s0 is a power of two and `b = s0·a` (only then is the merge the same function).
     pub fn coalesce(&self) -> F2Layout {
         F2Layout { inner: self.inner.coalesce(false) }
     }
 
-    /// Slicing (§2.5): the sub-layout of the free modes of `c` and the value at `c` with
+    /// Slicing (paper §2.5): the sub-layout of the free modes of `c` and the value at `c` with
     /// `_` = 0; F2 offsets combine by XOR: `L(c' + c*) = L(c') XOR L|_(c*)`.
     pub fn slice(&self, c: &SliceCoord) -> Result<(F2Layout, i64)> {
         let (sub, off) = self.inner.slice(c)?;
@@ -126,7 +126,7 @@ impl F2Layout {
     }
 
     /// Composition with an integer layout or tiler on the right, `R(c) = A(B(c))`: the walk
-    /// of [`composition`](crate::composition) with A's strides scaled by the carry-less
+    /// of [`composition`](fn@crate::composition) with A's strides scaled by the carry-less
     /// action, e.g. `(8,8):(f1,f9) ∘ ((4,8),2):((16,1),8) = ((4,8),2):((f18,f1),f9)` (P5).
     /// Admissible when the integer walk is and the result equals `A(B(c))` at every point of
     /// B (checked: the carry-less action only agrees with the walk's integer steps for
@@ -150,7 +150,7 @@ impl F2Layout {
         Ok(F2Layout { inner: compose_checked(&self.inner, &domain)? })
     }
 
-    /// The F2 matrix of the layout (§2.4.4, Table 1): row o, column j is bit o of the image
+    /// The F2 matrix of the layout (paper §2.4.4, Table 1): row o, column j is bit o of the image
     /// of index bit j; rows cover every bit the image reaches (at least as many as columns).
     /// `(4,4):(f1,f5)` gives rows `1010`, `0101`, `0010`, `0001`. Requires every extent to
     /// be a power of two (index bits are then coordinate bits).
@@ -197,7 +197,7 @@ impl F2Layout {
         Ok(Linear { columns, tail })
     }
 
-    /// Right inverse (§3.4): the largest F2 layout R with `L(R(k)) = k` for `k < |R|`.
+    /// Right inverse (paper §3.4): the largest F2 layout R with `L(R(k)) = k` for `k < |R|`.
     /// With the columns of L's index bits, R sends output bit j to a preimage of `2^j`
     /// (Gaussian elimination over F2) for every j below the first bit the columns do not
     /// span; a tail mode `extent:f(2^h)` of L maps back as `extent:f(2^m)` (m index bits
@@ -221,7 +221,7 @@ impl F2Layout {
         F2Layout::checked(Strided::from_flat(modes).coalesce(false))
     }
 
-    /// Left inverse (§3.4): an F2 layout L† with `L†(L(k)) = k` for every k < |L| when L is
+    /// Left inverse (paper §3.4): an F2 layout L† with `L†(L(k)) = k` for every k < |L| when L is
     /// injective (`L(L†(L(k))) = L(k)` otherwise), over every output bit L reaches: the
     /// images of independent index bits go back to those bits, the other output bits to 0;
     /// a tail mode maps back as for the right inverse. `left_inverse((4,(4,3)):(f1,(f5,f16)))

@@ -574,77 +574,137 @@ fn exact_div(what: &'static str, total: i64, unit: i64) -> Result<i64> {
 
 #[cfg(test)]
 mod tests {
+    //! The tuning constants are measured choices and may change; these tests state what any
+    //! choice must satisfy (tiles that fill the registers, blocks derived from and fitting the
+    //! caches they are for, blocks that cover a problem evenly, packing layouts that are
+    //! bijections), not the numbers themselves.
+
     use super::*;
 
-    #[test]
-    fn a_is_read_in_place_when_column_major_and_small() {
-        let f32_ = GEMM_AVX512_F32;
-        assert!(f32_.reads_a_in_place(256, 256, 1, 256));
-        // The span `((k-1)·a_cs + m)·4` at the limit (2048·64 elements) and one element past it.
-        assert_eq!(GEMM_A_IN_PLACE_BYTES, 2048 * 64 * 4);
-        assert!(f32_.reads_a_in_place(64, 2048, 1, 64));
-        assert!(!f32_.reads_a_in_place(65, 2048, 1, 64));
-        assert!(!f32_.reads_a_in_place(256, 256, 256, 1), "row-major");
-        assert!(!f32_.reads_a_in_place(256, 256, 1, -256), "reversed columns");
-        assert!(!f32_.reads_a_in_place(256, 256, 1, 0), "a broadcast column");
-        assert!(!f32_.reads_a_in_place(31, 256, 1, 31), "fewer rows than MR: all edge");
-        assert!(!f32_.reads_a_in_place(256, 0, 1, 256));
-        assert!(!f32_.reads_a_in_place(usize::MAX, usize::MAX, 1, isize::MAX), "saturates");
-        assert!(GEMM_AVX512_F64.reads_a_in_place(256, 256, 1, 256));
-        assert!(!GEMM_AVX512_F64.reads_a_in_place(256, 256, 1, 257));
-        for plan in [GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_PORTABLE_F32, GEMM_PORTABLE_F64] {
-            assert!(!plan.reads_a_in_place(256, 256, 1, 256), "{plan:?}");
+    /// Vector registers of a level and their width in bytes (x86_64: 32 zmm, 16 ymm, 16 xmm).
+    fn registers(level: GemmLevel) -> (usize, usize) {
+        match level {
+            GemmLevel::Avx512 => (32, 64),
+            GemmLevel::Avx2 => (16, 32),
+            GemmLevel::Portable => (16, 16),
         }
     }
 
+    /// Some caches around the real ones, from tiny to absurd (the computation must stay
+    /// well formed), with the design caches of every level among them.
+    fn cache_sizes() -> Vec<CacheSizes> {
+        let mut out = vec![ZEN3_CACHES, SAPPHIRE_RAPIDS_CACHES];
+        for l1d in [1, 1 << 10, 16 << 10, 32 << 10, 48 << 10, 64 << 10, 1 << 20] {
+            for l2 in [1, 64 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20] {
+                out.push(CacheSizes { l1d, l2, l3: 32 << 20 });
+            }
+        }
+        out.push(CacheSizes { l1d: usize::MAX / 2, l2: usize::MAX / 2, l3: 0 });
+        out
+    }
+
     #[test]
-    fn every_tile_covers_fma_latency_with_few_loads() {
+    fn a_is_read_in_place_when_column_major_and_small() {
         for b in GEMM_BLOCKINGS {
+            let e = b.elem.bytes();
+            let reads = matches!(b.b_order, BPanelOrder::Columns);
+            // The span `((k-1)·a_cs + m)·size` at the limit, and one element past it.
+            let m = 2 * b.mr;
+            let k = GEMM_A_IN_PLACE_BYTES / (m * e);
+            assert_eq!(k * m * e, GEMM_A_IN_PLACE_BYTES, "{b:?}: the limit is a whole number of columns");
+            let lda = m as isize;
+            assert_eq!(b.reads_a_in_place(m, k, 1, lda), reads, "{b:?}: at the limit");
+            assert!(!b.reads_a_in_place(m + 1, k, 1, lda + 1), "{b:?}: one element past the limit");
+            assert!(!b.reads_a_in_place(m, k, lda, 1), "{b:?}: row-major");
+            assert!(!b.reads_a_in_place(m, k, 1, -lda), "{b:?}: reversed columns");
+            assert!(!b.reads_a_in_place(m, k, 1, 0), "{b:?}: a broadcast column");
+            assert!(!b.reads_a_in_place(b.mr - 1, 8, 1, b.mr as isize), "{b:?}: fewer rows than MR: all edge");
+            assert!(!b.reads_a_in_place(m, 0, 1, lda), "{b:?}: no depth");
+            assert!(!b.reads_a_in_place(usize::MAX, usize::MAX, 1, isize::MAX), "{b:?}: saturates");
+        }
+        // Only the levels that can take A's column stride for MR read it in place.
+        assert!(GEMM_BLOCKINGS.iter().any(|b| matches!(b.b_order, BPanelOrder::Columns)));
+    }
+
+    #[test]
+    fn every_tile_fills_the_registers_and_covers_fma_latency() {
+        for b in GEMM_BLOCKINGS {
+            let (regs, width) = registers(b.level);
+            assert_eq!(b.lanes * b.elem.bytes(), width, "{b:?}: one lane per element of a vector register");
             assert_eq!(b.mr % b.lanes, 0, "{b:?}");
+            assert_eq!(b.direct_mr % b.lanes, 0, "{b:?}");
+            assert_eq!(b.accumulators() * b.lanes, b.mr * b.nr, "{b:?}: the accumulators hold the tile");
+            assert_eq!(b.loads_per_step(), b.mr / b.lanes + b.nr, "{b:?}");
+            // The accumulators, one step's vectors of A and a broadcast of B fit the register file.
+            assert!(b.accumulators() + b.mr / b.lanes + 1 <= regs, "{b:?}: spills");
             assert_eq!(b.mc % b.mr, 0, "{b:?}");
             assert_eq!(b.nc % b.nr, 0, "{b:?}");
             assert_eq!(GEMM_PAR_GRAIN_M % b.mr, 0, "{b:?}");
             assert_eq!(GEMM_PAR_GRAIN_N % b.nr, 0, "{b:?}");
-            assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| w < b.nr));
+            assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| 0 < w && w < b.nr));
             assert_eq!(gemm_blocking(b.level, b.elem), b);
             if b.level != GemmLevel::Portable {
                 // FMA latency 4 × 2 ports: at least 8 independent accumulators; fewer loads than FMAs.
-                assert!(b.accumulators() >= 12, "{b:?}");
+                assert!(b.accumulators() >= 8, "{b:?}");
                 assert!(b.loads_per_step() < b.accumulators(), "{b:?}");
             }
         }
-        assert_eq!(GEMM_AVX512_F32.accumulators(), 24);
-        assert_eq!(GEMM_AVX512_F32.loads_per_step(), 14);
-        assert_eq!(GEMM_AVX2_F64.accumulators(), 12);
     }
 
     #[test]
-    fn blocks_fit_the_caches() {
+    fn blocks_fit_the_caches_they_are_for() {
         for b in GEMM_BLOCKINGS {
-            let (b_micro, a_block, _) = b.footprints();
+            let e = b.elem.bytes();
+            let (b_micro, a_block, b_block) = b.footprints();
+            assert_eq!((b_micro, a_block, b_block), (b.kc * b.nr * e, b.mc * b.kc * e, b.kc * b.nc * e));
             let c = b.design_caches();
             assert!(b_micro <= c.l1d / 2, "{b:?}: B micro-panel {b_micro} bytes exceeds half of L1d");
             assert!(a_block <= c.l2 / 2, "{b:?}: A block {a_block} bytes exceeds half of L2");
+            assert!(b_block <= c.l3, "{b:?}: B block {b_block} bytes exceeds L3");
             // The constants are the blocks of their design caches.
             assert_eq!(b.for_caches(c), b, "{b:?}");
         }
-        assert_eq!(GEMM_AVX512_F32.footprints(), (18432, 786432, 6266880));
-        assert_eq!(GEMM_AVX2_F32.footprints(), (12288, 262144, 8355840));
     }
 
     #[test]
     fn avx2_blocks_follow_the_caches() {
-        let big = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 0 };
-        let b = GEMM_AVX2_F32.for_caches(big);
-        assert_eq!((b.kc, b.mc, b.nc), (768, 336, 4080));
-        assert_eq!(GEMM_AVX2_F64.for_caches(big).kc, 384);
-        let tiny = CacheSizes { l1d: 1, l2: 1, l3: 1 };
-        let b = GEMM_AVX2_F64.for_caches(tiny);
-        assert_eq!((b.kc, b.mc, b.nc), (64, 8, 4080));
-        assert_eq!(GEMM_AVX512_F32.for_caches(tiny), GEMM_AVX512_F32);
-        let huge = CacheSizes { l1d: usize::MAX / 2, l2: usize::MAX / 2, l3: 0 };
-        let b = GEMM_AVX2_F32.for_caches(huge);
-        assert_eq!((b.kc, b.mc), (1024, 4096));
+        for b in GEMM_BLOCKINGS {
+            let e = b.elem.bytes();
+            let mut by_l1 = std::collections::BTreeMap::<usize, usize>::new();
+            for c in cache_sizes() {
+                let x = b.for_caches(c);
+                if b.level != GemmLevel::Avx2 {
+                    assert_eq!(x, b, "{b:?}: only AVX2 follows the caches");
+                    continue;
+                }
+                // Only the cache blocks change, and they stay well formed.
+                assert_eq!(GemmBlocking { kc: b.kc, mc: b.mc, ..x }, b, "{c}");
+                assert!(x.kc.is_multiple_of(16) && (64..=1024).contains(&x.kc), "{c}: {x:?}");
+                assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
+                // KC: the largest multiple of 16 whose B micro-panel fits its share of L1d
+                // (unless clamped); MC likewise for the A block in L2.
+                let l1_share = c.l1d / 64 * AVX2_KC_L1_64THS;
+                let l2_share = c.l2 / 64 * AVX2_MC_L2_64THS;
+                assert!(x.kc == 64 || x.kc * x.nr * e <= l1_share, "{c}: {x:?}");
+                assert!(x.kc == 1024 || (x.kc + 16) * x.nr * e > l1_share, "{c}: {x:?}");
+                assert!(x.mc == x.mr || x.mc * x.kc * e <= l2_share, "{c}: {x:?}");
+                assert!(x.mc == 4096 || (x.mc + x.mr) * x.kc * e > l2_share, "{c}: {x:?}");
+                // A larger L1d never gives a smaller KC.
+                let kc = *by_l1.entry(c.l1d).or_insert(x.kc);
+                assert_eq!(kc, x.kc, "{c}: KC depends on L1d only");
+                if let Some((_, &smaller)) = by_l1.range(..c.l1d).next_back() {
+                    assert!(smaller <= x.kc, "{c}: KC shrank with a larger L1d");
+                }
+            }
+        }
+        // A larger L2 never gives a smaller MC (at one L1d, so one KC).
+        for b in [GEMM_AVX2_F32, GEMM_AVX2_F64] {
+            let mcs: Vec<usize> = [64usize << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20]
+                .iter()
+                .map(|&l2| b.for_caches(CacheSizes { l1d: 32 << 10, l2, l3: 0 }).mc)
+                .collect();
+            assert!(mcs.windows(2).all(|w| w[0] <= w[1]), "{b:?}: {mcs:?}");
+        }
         // Whatever CPUID says, the engine's blocks are well formed.
         let here = GEMM_AVX2_F32.on_this_machine();
         assert!(here.kc >= 64 && here.mc.is_multiple_of(here.mr) && here.mc > 0, "{here:?}");
@@ -656,48 +716,90 @@ mod tests {
 
     #[test]
     fn blocks_are_even_and_bounded() {
-        let b = GEMM_AVX512_F32;
-        assert_eq!(b.blocks(1024, 1024, 1024), GemmBlocks { mc: 512, nc: 1032, kc: 342 });
-        assert_eq!(b.blocks(256, 256, 256), GemmBlocks { mc: 256, nc: 264, kc: 256 });
-        assert_eq!(b.blocks(100, 5, 3), GemmBlocks { mc: 128, nc: 12, kc: 3 });
-        assert_eq!(b.blocks(0, 0, 0), GemmBlocks { mc: 0, nc: 0, kc: 0 });
-        for (m, n, k) in [(1, 1, 1), (385, 4081, 385), (5000, 37, 1000), (usize::MAX, usize::MAX, usize::MAX)] {
-            for b in GEMM_BLOCKINGS {
-                let x = b.blocks(m, n, k);
-                assert!(x.kc <= b.kc && x.mc <= b.mc && x.nc <= b.nc, "{b:?} {x:?}");
-                assert!(x.mc % b.mr == 0 && x.nc % b.nr == 0, "{b:?} {x:?}");
-                // The blocks cover the extent in ⌈len / max⌉ steps.
-                assert!(x.mc.saturating_mul(m.div_ceil(b.mc)) >= m, "{b:?} {x:?}");
+        assert_eq!(GEMM_AVX512_F32.blocks(0, 0, 0), GemmBlocks { mc: 0, nc: 0, kc: 0 });
+        // Each dimension: the fewest blocks of at most the maximum, of equal size rounded up
+        // to the unit, so the last block is not a thin rest.
+        let even = |len: usize, block: usize, max: usize, unit: usize| {
+            let count = len.div_ceil(max);
+            assert!(block <= max && block.is_multiple_of(unit), "{len}: {block} (max {max}, unit {unit})");
+            assert_eq!(len.div_ceil(block), count, "{len}: {block} is not the fewest blocks of at most {max}");
+            assert!(block < len.div_ceil(count) + unit, "{len}: {block} is not even (max {max}, unit {unit})");
+        };
+        for b in GEMM_BLOCKINGS {
+            let (mr, mc) = (b.mr, b.mc);
+            let sizes = [1, 3, mr - 1, mr, mr + 1, mc - 1, mc, mc + 1, 2 * mc + 1, b.kc + 1, b.nc + 1, 1000, 5000];
+            for &m in &sizes {
+                for &n in &sizes {
+                    for &k in &sizes {
+                        let x = b.blocks(m, n, k);
+                        even(m, x.mc, b.mc, b.mr);
+                        even(n, x.nc, b.nc, b.nr);
+                        even(k, x.kc, b.kc, 1);
+                    }
+                }
             }
+            let x = b.blocks(usize::MAX, usize::MAX, usize::MAX);
+            assert!(x.kc <= b.kc && x.mc <= b.mc && x.nc <= b.nc, "{b:?} {x:?}");
+            assert!(x.mc % b.mr == 0 && x.nc % b.nr == 0, "{b:?} {x:?}");
         }
     }
 
     #[test]
     fn packing_layouts_in_the_notation() {
-        let b = GEMM_AVX512_F32;
-        assert_eq!(b.a_panel(384, 384).unwrap().to_string(), "((32,12),384):((1,12288),32)");
-        assert_eq!(b.b_panel(24, 100).unwrap().to_string(), "((12,2),100):((384,4608),1)");
-        assert_eq!(GEMM_AVX2_F32.b_panel(12, 100).unwrap().to_string(), "((6,2),100):((1,600),6)");
-        // The A panel is a bijection onto [0, mc·kc): packing writes every element once.
-        let a = GEMM_AVX2_F64.a_panel(16, 5).unwrap();
-        let mut seen = a.table().unwrap();
-        seen.sort_unstable();
-        assert_eq!(seen, (0..80).collect::<Vec<_>>());
-        // Not admissible: a block that is not a multiple of the tile, a depth beyond KC.
-        assert!(b.a_panel(40, 8).is_err());
-        assert!(b.a_panel(0, 8).is_err());
-        assert!(b.b_panel(24, 385).is_err());
-        assert!(b.a_panel(usize::MAX - 31, 2).is_err());
+        for b in GEMM_BLOCKINGS {
+            let (mr, nr) = (b.mr, b.nr);
+            let x = b.blocks(1000, 1000, 1000);
+            let (mc, nc, kc) = (x.mc, x.nc, x.kc);
+            // `((MR,mc/MR),kc):((1,MR·kc),MR)`: a bijection onto [0, mc·kc), so packing writes
+            // every element once.
+            let a = b.a_panel(mc, kc).unwrap();
+            assert_eq!(a.to_string(), format!("(({mr},{}),{kc}):((1,{}),{mr})", mc / mr, mr * kc), "{b:?}");
+            let mut seen = a.table().unwrap();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..(mc * kc) as i64).collect::<Vec<_>>(), "{b:?}");
+            let p = b.b_panel(nc, kc).unwrap();
+            let want = match b.b_order {
+                BPanelOrder::Rows => format!("(({nr},{}),{kc}):((1,{}),{nr})", nc / nr, nr * kc),
+                BPanelOrder::Columns => format!("(({nr},{}),{kc}):(({},{}),1)", nc / nr, b.kc, nr * b.kc),
+            };
+            assert_eq!(p.to_string(), want, "{b:?}");
+            let columns = matches!(b.b_order, BPanelOrder::Columns);
+            assert_eq!(b.b_panel_stride(kc), if columns { nr * b.kc } else { nr * kc }, "{b:?}");
+            // Injective within the panel's extent.
+            let mut seen = p.table().unwrap();
+            seen.sort_unstable();
+            seen.dedup();
+            assert_eq!(seen.len(), nc * kc, "{b:?}");
+            // Not admissible: a block that is not a multiple of the tile, an empty block,
+            // sizes that overflow.
+            assert!(b.a_panel(mr + 1, 8).is_err(), "{b:?}");
+            assert!(b.a_panel(0, 8).is_err(), "{b:?}");
+            assert!(b.b_panel(nr + 1, 8).is_err(), "{b:?}");
+            assert!(b.a_panel(usize::MAX - (mr - 1), 2).is_err(), "{b:?}");
+            // Column-ordered B panels have the fixed column stride KC: no deeper panel.
+            assert_eq!(b.b_panel(nr, b.kc + 1).is_err(), columns, "{b:?}");
+        }
     }
 
     #[test]
     fn regimes() {
-        assert!(gemm_direct(32, 32, 32));
-        assert!(gemm_direct(64, 64, 8));
-        assert!(gemm_direct(64, 64, 64));
-        assert!(!gemm_direct(65, 1, 1));
-        assert!(!gemm_direct(1, 1, 65));
+        let (mn, k) = (GEMM_DIRECT_MN, GEMM_DIRECT_K);
+        assert_eq!(gemm_direct(mn, mn, k), mn * mn * k <= GEMM_DIRECT_MNK);
+        assert!(gemm_direct(1, 1, 1));
+        assert!(!gemm_direct(mn + 1, 1, 1));
+        assert!(!gemm_direct(1, mn + 1, 1));
+        assert!(!gemm_direct(1, 1, k + 1));
         assert!(!gemm_direct(usize::MAX, usize::MAX, usize::MAX));
+        // The product limit decides within the extent limits.
+        for m in [1, mn / 2, mn] {
+            for n in [1, mn / 2, mn] {
+                for kk in [1, k / 2, k] {
+                    assert_eq!(gemm_direct(m, n, kk), m * n * kk <= GEMM_DIRECT_MNK, "{m}x{n}x{kk}");
+                }
+            }
+        }
+        // C is transposed when it is not contiguous along m but is along n, or its column
+        // stride is the smaller.
         assert!(!gemm_transposes(1, 64));
         assert!(gemm_transposes(64, 1));
         assert!(gemm_transposes(10, 3));

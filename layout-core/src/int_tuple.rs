@@ -174,6 +174,15 @@ impl IntTuple {
 
 /// `idx2crd`: the natural coordinate of integer index `i` in `shape`, colexicographic.
 /// The last mode is not reduced (extended domain): an index past the size lands in it.
+///
+/// ```
+/// use layout_core::{crd2idx, idx2crd, parse_int_tuple};
+/// let shape = parse_int_tuple("((2,2),(4,2))")?;
+/// let c = idx2crd(22, &shape)?;
+/// assert_eq!(c.to_string(), "((0,1),(1,1))");
+/// assert_eq!(crd2idx(&c, &shape)?, 22);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn idx2crd(i: i64, shape: &IntTuple) -> Result<IntTuple> {
     require_positive_shape(shape)?;
     idx2crd_in(i, shape)
@@ -209,6 +218,14 @@ fn idx2crd_in(i: i64, shape: &IntTuple) -> Result<IntTuple> {
 
 /// `crd2idx`: the colexicographic (mixed-radix) index of coordinate `crd` in `shape`.
 /// `crd` must be weakly congruent to `shape`; an integer component stands for a whole mode.
+///
+/// ```
+/// use layout_core::{crd2idx, parse_int_tuple};
+/// let shape = parse_int_tuple("(4,8)")?;
+/// assert_eq!(crd2idx(&parse_int_tuple("(3,7)")?, &shape)?, 31);
+/// assert_eq!(crd2idx(&parse_int_tuple("9")?, &shape)?, 9);   // an integer stands for the whole
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn crd2idx(crd: &IntTuple, shape: &IntTuple) -> Result<i64> {
     require_positive_shape(shape)?;
     let stride = shape.compact_col_major()?;

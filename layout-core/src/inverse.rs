@@ -35,6 +35,19 @@ fn positioned(layout: &Layout) -> Result<Vec<(i64, i64, i64)>> {
 /// modes of opposite signs (`(2,2):(-1,2)` reaches 1 at index 3), which the chain does not
 /// search for. The search is bounded (`RIGHT_INVERSE_BUDGET` steps); past the bound the
 /// chain found so far is returned.
+///
+/// ```
+/// use layout_core::{parse_layout, right_inverse};
+/// let l = parse_layout("(4,2):(2,1)")?;
+/// let r = right_inverse(&l)?;
+/// assert_eq!(r.to_string(), "(2,4):(4,1)");
+/// for k in 0..r.size() {
+///     assert_eq!(l.eval(r.eval(k)?)?, k);                 // L(R(k)) = k
+/// }
+/// // Not onto: the longest run of offsets from 0 that L reaches, 0..4.
+/// assert_eq!(right_inverse(&parse_layout("(4,8):(1,5)")?)?.to_string(), "4:1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn right_inverse(layout: &Layout) -> Result<Layout> {
     right_inverse_where(layout, &|_| true)
 }
@@ -159,6 +172,19 @@ fn gcd(a: i64, b: i64) -> i64 {
 /// `(d_0:0, d_1/d_0 : p_0, …, s_last : p_last)` with `p_i` the index positions.
 /// Requires non-negative strides, `d_i | d_{i+1}` (the left inverse divisibility condition)
 /// and `s_i·d_i ≤ d_{i+1}` (no overlap).
+///
+/// ```
+/// use layout_core::{left_inverse, parse_layout};
+/// let l = parse_layout("(4,2):(1,8)")?;
+/// let inv = left_inverse(&l)?;
+/// assert_eq!(inv.to_string(), "(8,2):(1,4)");
+/// for i in 0..l.size() {
+///     assert_eq!(inv.eval(l.eval(i)?)?, i);               // L†(L(i)) = i
+/// }
+/// // 3 is not a multiple of 2: no left inverse.
+/// assert!(left_inverse(&parse_layout("(2,2):(2,3)")?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn left_inverse(layout: &Layout) -> Result<Layout> {
     layout.require_non_negative(Operation::LeftInverse, false)?;
     let mut modes = positioned(&coalesce(layout))?;

@@ -9,6 +9,23 @@ use crate::int_tuple::{Int, IntTuple, Tuple, idx2crd, inner_product};
 use crate::operation::Operation;
 
 /// A layout: a shape of positive extents and a congruent stride.
+///
+/// ```
+/// use layout_core::{IntTuple, Layout, parse_layout};
+///
+/// let l = parse_layout("((2,4),3):((1,6),2)")?;
+/// assert_eq!((l.size(), l.rank(), l.depth(), l.cosize()?), (24, 2, 2, 24));
+/// assert_eq!(l.eval(5)?, 13);                                   // index 5 is ((1,2),0)
+/// assert_eq!(l.coord(5)?.to_string(), "((1,2),0)");
+/// assert_eq!(l.mode(1)?.to_string(), "3:2");
+/// assert_eq!(l.table()?[..6], [0, 1, 6, 7, 12, 13]);
+/// // Built from parts; a shape and a stride that are not congruent are an error.
+/// let m = Layout::new(IntTuple::from([4, 8]), IntTuple::from([8, 1]))?;
+/// assert_eq!(m.to_string(), "(4,8):(8,1)");
+/// assert!(Layout::new(IntTuple::from([4, 8]), IntTuple::Int(1)).is_err());
+/// assert_eq!(Layout::from_flat(&[(4, 1), (3, 10)])?.to_string(), "(4,3):(1,10)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     shape: IntTuple,

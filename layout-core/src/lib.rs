@@ -51,8 +51,8 @@ mod unzip;
 pub use any_layout::AnyLayout;
 pub use basis::{CoordinateLayout, compose_coordinates};
 pub use blocking::{
-    AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, SQUARE_BLOCK_BYTES, STREAM_BYTES,
-    TransposeBlocking, transpose_blocking, transpose_blocking_at,
+    AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
+    STREAM_BYTES, STREAM_ROW_BYTES, TransposeBlocking, transpose_blocking, transpose_blocking_at,
 };
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};

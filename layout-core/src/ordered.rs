@@ -11,6 +11,14 @@ use crate::product::{blocked_product, pad};
 /// `make_ordered_layout(shape, order)`: the compact layout whose modes are laid out in
 /// increasing `order` (ties left to right); a leaf of `order` may stand for a sub-shape,
 /// which is then column-major; size-1 modes get stride 0 (as CuTe C++ prints them). Requires `order` weakly congruent to `shape`.
+///
+/// ```
+/// use layout_core::{make_ordered_layout, parse_int_tuple};
+/// // Mode 1 innermost, then mode 0, then mode 2.
+/// let l = make_ordered_layout(&parse_int_tuple("(4,8,2)")?, &parse_int_tuple("(1,0,2)")?)?;
+/// assert_eq!(l.to_string(), "(4,8,2):(8,1,32)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn make_ordered_layout(shape: &IntTuple, order: &IntTuple) -> Result<Layout> {
     if !order.weakly_congruent(shape) {
         return Err(LayoutError::OrderProfile { shape: shape.to_string(), order: order.to_string() });
@@ -66,6 +74,13 @@ pub fn make_layout_like(layout: &Layout) -> Result<Layout> {
 /// `tile_to_shape(block, shape)`: repeats `block` (padded to the shape's rank) column-major
 /// until each mode has the target's size: `blocked_product(block, column-major repeats)`.
 /// Requires `rank(block) ≤ rank(shape)` and each block mode size to divide the target's.
+///
+/// ```
+/// use layout_core::{parse_int_tuple, parse_layout, tile_to_shape};
+/// let l = tile_to_shape(&parse_layout("(2,2):(1,2)")?, &parse_int_tuple("(8,4)")?)?;
+/// assert_eq!(l.to_string(), "((2,4),(2,2)):((1,4),(2,16))");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn tile_to_shape(block: &Layout, shape: &IntTuple) -> Result<Layout> {
     let r = shape.rank();
     if block.rank() > r {

@@ -21,6 +21,16 @@ use crate::unzip::{flat_unpack, hier_unzip, tiled_unpack};
 /// `(4,8):(20,2) ⊗ (3,2):(2,1) = ((4,8),(3,2)):((20,2),(80,1))`); otherwise checked, and a
 /// collision is an error that names it (`(3,2):(6,2) ⊗ 2:2`: the second copy would start at
 /// offset 2, inside the first).
+///
+/// ```
+/// use layout_core::{logical_product, parse_layout};
+/// // Three copies of the 2x2 block A, one after the other.
+/// let r = logical_product(&parse_layout("(2,2):(1,2)")?, &parse_layout("3:1")?)?;
+/// assert_eq!(r.to_string(), "((2,2),3):((1,2),4)");
+/// // Copies that would collide are an error naming the collision.
+/// assert!(logical_product(&parse_layout("(3,2):(6,2)")?, &parse_layout("2:2")?).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
     trace::operation(Operation::LogicalProduct, &[("A", a), ("B", b)], || {
         b.require_non_negative(Operation::LogicalProduct, true)?;
@@ -90,6 +100,13 @@ pub fn logical_product_tiler(a: &Layout, t: &Tiler) -> Result<Layout> {
 /// `zipped_product(A, T)`: `((blocks…), (grids…, untiled modes…))`. A `_` entry keeps the
 /// mode whole as its block with a grid of 1, as in [`crate::zipped_divide`]:
 /// `zipped_product((4,3):(1,4), [2:1,_]) = ((4,3),(2,1)):((1,4),(4,0))`.
+///
+/// ```
+/// use layout_core::{parse_layout, parse_tiler, zipped_product};
+/// let r = zipped_product(&parse_layout("(2,2):(1,2)")?, &parse_tiler("[3:1,4:1]")?)?;
+/// assert_eq!(r.to_string(), "((2,2),(3,(2,2))):((1,2),(2,(1,4)))");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn zipped_product(a: &Layout, t: &Tiler) -> Result<Layout> {
     trace::with_tiler(Operation::ZippedProduct, a, t, || hier_unzip(a, t, &logical_product))
 }
@@ -107,12 +124,27 @@ pub fn flat_product(a: &Layout, t: &Tiler) -> Result<Layout> {
 
 /// `blocked_product(A, B)`: A and B padded with `1:0` to the same rank r, then mode i is
 /// `(A_i, grid_i)` of their logical product: whole blocks of A, laid out by B.
+///
+/// ```
+/// use layout_core::{blocked_product, parse_layout};
+/// // A 3x4 grid of 2x2 blocks: a 6x8 layout whose blocks are contiguous.
+/// let r = blocked_product(&parse_layout("(2,2):(1,2)")?, &parse_layout("(3,4)")?)?;
+/// assert_eq!(r.to_string(), "((2,3),(2,4)):((1,4),(2,12))");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn blocked_product(a: &Layout, b: &Layout) -> Result<Layout> {
     trace::operation(Operation::BlockedProduct, &[("A", a), ("B", b)], || zip_product(a, b, false))
 }
 
 /// `raked_product(A, B)`: as [`blocked_product`] with each mode `(grid_i, A_i)`: the copies
 /// of A interleave.
+///
+/// ```
+/// use layout_core::{parse_layout, raked_product};
+/// let r = raked_product(&parse_layout("(2,2):(1,2)")?, &parse_layout("(3,4)")?)?;
+/// assert_eq!(r.to_string(), "((3,2),(4,2)):((4,1),(12,2))");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn raked_product(a: &Layout, b: &Layout) -> Result<Layout> {
     trace::operation(Operation::RakedProduct, &[("A", a), ("B", b)], || zip_product(a, b, true))
 }

@@ -53,6 +53,15 @@ impl fmt::Display for SliceCoord {
 /// mode (unwrapped when there is only one), e.g. `A((1,_),((_,0),_))` of
 /// `((3,2),((2,3),2)):((4,1),((2,15),100))` is `(2,(2,2)):(1,(2,100))` at offset 4.
 /// Requires `c` weakly congruent to L's shape (`_` matches any mode).
+///
+/// ```
+/// use layout_core::{SliceCoord, parse_layout, slice};
+/// // Column 3 of a 4x8 column-major matrix: `(_, 3)`.
+/// let c = SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(3)]);
+/// let (col, offset) = slice(&parse_layout("(4,8):(1,4)")?, &c)?;
+/// assert_eq!((col.to_string(), offset), ("4:1".to_string(), 12));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn slice(layout: &Layout, c: &SliceCoord) -> Result<(Layout, i64)> {
     let offset = layout.eval_coord(&c.fixed())?;
     let sub = match free_part(c, layout.shape(), layout.stride(), layout)? {

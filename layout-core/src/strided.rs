@@ -3,7 +3,7 @@
 //! evaluation and coalescing only need the semimodule operations, so they are written once
 //! here. Structural operations (modes, flattening, slicing) are the integer ones applied to an
 //! index proxy whose stride leaves number the leaves. Composition with such a layout on the
-//! left is the walk of [`composition`](crate::composition), also written once for every
+//! left is the walk of [`composition`](fn@crate::composition), also written once for every
 //! semimodule.
 
 use std::fmt;
@@ -141,7 +141,7 @@ impl<S: Semimodule> Strided<S> {
     }
 
     /// The sub-layout of the free modes of `c` and the value at `c` with `_` = 0 (see
-    /// [`slice`]): `L(c' + c*) = L(c') + L|_(c*)` in any semimodule.
+    /// [`slice`](fn@crate::slice)): `L(c' + c*) = L(c') + L|_(c*)` in any semimodule.
     pub(crate) fn slice(&self, c: &SliceCoord) -> Result<(Strided<S>, S)> {
         let offset = self.eval_coord(&c.fixed())?;
         let (sub, _) = slice(&self.proxy()?, c)?;

@@ -21,6 +21,16 @@ use crate::tiler::Tiler;
 
 /// CuTe's `Swizzle<B,M,S>`: `x ↦ x ^ ((x & yyy_msk) >> S)` with
 /// `yyy_msk = ((1 << B) - 1) << (M + max(0,S))` (a negative S shifts left).
+///
+/// ```
+/// use layout_core::Swizzle;
+///
+/// let sw = Swizzle::new(3, 4, 3)?;                 // bits 7-9 XORed into bits 4-6
+/// assert_eq!(sw.to_string(), "Sw<3,4,3>");
+/// assert_eq!(sw.apply(128), 128 ^ 16);
+/// assert_eq!(sw.apply(sw.apply(300)), 300);        // an involution
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swizzle {
     bits: u32,
@@ -121,6 +131,15 @@ impl fmt::Display for Swizzle {
 /// A swizzled layout `Sw o off o L` (CuTe's `ComposedLayout<Swizzle, Offset, Layout>`): the
 /// function `c ↦ Sw(off + L(c))`. L fixes the domain; most operations act on L and keep the
 /// swizzle and the offset outside.
+///
+/// ```
+/// use layout_core::{Swizzle, SwizzledLayout, parse_layout};
+///
+/// let smem = SwizzledLayout::new(Swizzle::new(3, 4, 3)?, 0, parse_layout("(8,64):(64,1)")?);
+/// assert_eq!(smem.to_string(), "Sw<3,4,3> o (8,64):(64,1)");
+/// assert_eq!(smem.eval(2)?, 144);                  // row 2: 128, swizzled to 128 ^ 16
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SwizzledLayout {
     swizzle: Swizzle,
@@ -189,7 +208,7 @@ impl SwizzledLayout {
         self.layout.table()?.into_iter().map(|v| Ok(self.swizzle.apply(checked::add(self.offset, v)?))).collect()
     }
 
-    /// The largest value plus one, over the domain (policy 1: a layout is its function;
+    /// The largest value plus one, over the domain (docs/algebra.md §3.1: a layout is its function;
     /// found by enumeration, so at most [`Layout::TABLE_LIMIT`] elements). For the CUTLASS
     /// shared-memory swizzles this is the cosize of L, which is what CuTe C++ returns.
     pub fn cosize(&self) -> Result<i64> {

@@ -11,6 +11,16 @@ use crate::operation::Operation;
 use crate::trace::{self, Role};
 
 /// A tiler: one layout applied to the whole layout, or one entry per mode.
+///
+/// ```
+/// use layout_core::{Tiler, parse_tiler};
+///
+/// let t = parse_tiler("[4:1,_]")?;
+/// assert!(matches!(&t, Tiler::Modes(m) if m.len() == 2 && m[1].is_none()));
+/// assert_eq!(t.to_string(), "[4:1,_]");
+/// assert_eq!(parse_tiler("(4,8)")?.to_string(), "[4:1,8:1]");   // a shape as a tiler
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tiler {
     /// One layout composed with the whole layout.

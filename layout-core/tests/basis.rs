@@ -76,7 +76,7 @@ fn a15_identity_coordinate_tensor() {
     assert_eq!(show("size((4,8):(1@0,1@1))"), "32");
 }
 
-/// A27 (§3.1): `4:2` and `3:e0` live in different semimodules: no concatenation.
+/// A27 (paper §3.1): `4:2` and `3:e0` live in different semimodules: no concatenation.
 #[test]
 fn a27_concatenation_across_codomains_is_inadmissible() {
     let (at, msg) = error_at("make_layout(4:2, 3:1@0)");
@@ -208,7 +208,7 @@ fn g7_complement_of_the_blocked_coordinate_layout() {
     assert!(msg.contains("one extent per codomain component"), "{msg}");
 }
 
-/// §3.3 coordinate reduction: `A ∘ (s:a@i) = A_i ∘ (s:a)`, A of any kind, checked at every
+/// paper §3.3 coordinate reduction: `A ∘ (s:a@i) = A_i ∘ (s:a)`, A of any kind, checked at every
 /// point against `A(B(c))`.
 #[test]
 fn coordinate_reduction_selects_the_mode_of_a() {

@@ -186,61 +186,93 @@ proptest! {
     }
 }
 
-#[test]
-fn transpose_blocking_streams_column_stripes_beyond_the_l2() {
-    use layout_core::{TransposeBlocking, transpose_blocking};
-    let square = |side| TransposeBlocking { rows: side, cols: side, across_first: false, stream: false };
-    // n = 256 f32 (256 KiB) stays in the caches: 4 KiB square blocks.
-    assert_eq!(transpose_blocking(256, 256, 256, 1, 4, true), square(32));
-    assert_eq!(transpose_blocking(256, 256, 256, 1, 8, true), square(16));
-    assert_eq!(transpose_blocking(256, 256, 256, 1, 1, true), square(64));
-    // n = 1024 f32 (4 MiB): column stripes of 128 bytes per row, streamed.
-    let stripes = |rows, cols| TransposeBlocking { rows, cols, across_first: true, stream: true };
-    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, true), stripes(1024, 32));
-    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 8, true), stripes(1024, 16));
-    // The whole nest counts: 64 bodies of 128 KiB.
-    assert_eq!(transpose_blocking(128, 256, 256, 64, 4, true), stripes(128, 32));
-    assert_eq!(transpose_blocking(128, 256, 256, 1, 4, true), square(32));
-    // No streaming without line-aligned destination rows, or at a level without it.
-    assert_eq!(transpose_blocking(1024, 1000, 1001, 1, 4, true), square(32));
-    assert_eq!(transpose_blocking(1024, 1024, 1024, 1, 4, false), square(32));
-    // Extreme sizes saturate instead of overflowing.
-    assert!(transpose_blocking(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8, true).stream);
+/// What the transpose blocking promises, in terms of its named thresholds (which are measured
+/// choices and may change): square power-of-two blocks that fit `SQUARE_BLOCK_BYTES` while the
+/// copy stays in the caches, and line-wide streamed column stripes once the destination exceeds
+/// the streaming threshold and its rows start lines.
+fn check_blocking(level: layout_core::BlockingLevel, rows: i64, cols: i64, ld: i64, points: i64, e: i64) {
+    use layout_core::{
+        AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
+        STREAM_BYTES, STREAM_ROW_BYTES, transpose_blocking_at,
+    };
+    let b = transpose_blocking_at(level, rows, cols, ld, points, e);
+    let at = format!("{level:?} {rows}x{cols} ld {ld} x{points}, {e}-byte: {b:?}");
+    let dst = rows.saturating_mul(cols).saturating_mul(points).saturating_mul(e);
+    let lines = (ld * e) % LINE_BYTES == 0;
+    match level {
+        BlockingLevel::Avx2 => {
+            assert_eq!(b.stream, lines && dst > AVX2_STREAM_BYTES, "{at}");
+            assert_eq!(b.cols * e, AVX2_STREAM_ROW_BYTES, "{at}: stripes one line wide");
+            assert_eq!(b.rows, if b.stream { rows } else { AVX2_BAND_ROWS }, "{at}");
+            assert!(!b.across_first, "{at}: stripes are walked down");
+        }
+        _ => {
+            let streams = level == BlockingLevel::Avx512 && lines && dst > STREAM_BYTES;
+            assert_eq!(b.stream, streams, "{at}");
+            if streams {
+                assert_eq!((b.rows, b.cols * e), (rows, STREAM_ROW_BYTES), "{at}: whole-height stripes");
+                assert!(b.across_first, "{at}");
+            } else {
+                // The largest power-of-two square that fits the block.
+                assert_eq!(b.rows, b.cols, "{at}");
+                assert!(b.rows.count_ones() == 1, "{at}");
+                assert!(b.rows * b.rows * e <= SQUARE_BLOCK_BYTES, "{at}");
+                assert!(4 * b.rows * b.rows * e > SQUARE_BLOCK_BYTES, "{at}");
+                assert!(!b.across_first, "{at}");
+            }
+        }
+    }
 }
 
 #[test]
-fn avx2_blocking_walks_one_line_wide_stripes_down() {
-    use layout_core::{BlockingLevel, TransposeBlocking, transpose_blocking_at};
-    let at = |rows, cols, ld, points, e| transpose_blocking_at(BlockingLevel::Avx2, rows, cols, ld, points, e);
-    let b = |rows, cols, stream| TransposeBlocking { rows, cols, across_first: false, stream };
-    // In the caches (up to 8 MiB of destination): bands of 256 rows of stripes 64 bytes wide.
-    assert_eq!(at(256, 256, 256, 1, 4), b(256, 16, false));
-    assert_eq!(at(1024, 1024, 1024, 1, 4), b(256, 16, false));
-    assert_eq!(at(1024, 1024, 1024, 1, 8), b(256, 8, false));
-    // Beyond: whole-height stripes, streamed, when the destination rows start lines.
-    assert_eq!(at(4096, 4096, 4096, 1, 4), b(4096, 16, true));
-    assert_eq!(at(2048, 1024, 1024, 1, 8), b(2048, 8, true));
-    assert_eq!(at(4096, 4096, 4097, 1, 4), b(256, 16, false));
-    // The whole nest counts: 64 bodies of 256 KiB.
-    assert_eq!(at(256, 256, 256, 64, 4), b(256, 16, true));
-    // The other levels are as `transpose_blocking` says.
-    for (level, streams) in [(BlockingLevel::Avx512, true), (BlockingLevel::Portable, false)] {
-        for n in [256, 1024, 4096] {
-            assert_eq!(
-                transpose_blocking_at(level, n, n, n, 1, 4),
-                layout_core::transpose_blocking(n, n, n, 1, 4, streams)
-            );
+fn transpose_blocking_streams_column_stripes_beyond_the_caches() {
+    use layout_core::{AVX2_STREAM_BYTES, BlockingLevel, STREAM_BYTES, transpose_blocking, transpose_blocking_at};
+    let levels = [BlockingLevel::Portable, BlockingLevel::Avx2, BlockingLevel::Avx512];
+    for e in [1, 2, 4, 8] {
+        // Square destinations just below and above each streaming threshold (a whole copy of
+        // exactly the threshold is not streamed), line-aligned rows or not, whole nests.
+        let side = |bytes: i64| (1..).find(|n: &i64| n * n * e > bytes).unwrap() - 1;
+        let (s1, s2) = (side(STREAM_BYTES), side(AVX2_STREAM_BYTES));
+        for n in [8, 64, 256, s1, s1 + 1, s2, s2 + 1] {
+            for ld in [n, n + 1, (n + 63) / 64 * 64] {
+                for points in [1, 64] {
+                    for level in levels {
+                        check_blocking(level, n, n, ld, points, e);
+                    }
+                }
+            }
+        }
+        for level in levels {
+            // The threshold itself: a destination of exactly that many bytes stays in the caches.
+            let limit = if level == BlockingLevel::Avx2 { AVX2_STREAM_BYTES } else { STREAM_BYTES };
+            let cols = 64 / e;
+            let rows = limit / (cols * e);
+            check_blocking(level, rows, cols, cols, 1, e);
+            assert!(!transpose_blocking_at(level, rows, cols, cols, 1, e).stream, "{level:?} at the limit");
+            check_blocking(level, rows + 1, cols, cols, 1, e);
         }
     }
-    assert!(at(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8).stream);
+    // `transpose_blocking` is the AVX-512 blocking when the level streams, the portable one
+    // otherwise.
+    for n in [256, 1024, 4096] {
+        for (level, streams) in [(BlockingLevel::Avx512, true), (BlockingLevel::Portable, false)] {
+            assert_eq!(transpose_blocking_at(level, n, n, n, 1, 4), transpose_blocking(n, n, n, 1, 4, streams));
+        }
+    }
+    // Extreme sizes saturate instead of overflowing.
+    assert!(transpose_blocking(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8, true).stream);
+    assert!(transpose_blocking_at(BlockingLevel::Avx2, i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8).stream);
 }
 
 #[test]
 fn the_plan_of_a_transpose_names_its_blocking() {
     let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
-    let b = p.transpose_blocking(4).unwrap();
-    assert!(b.stream && b.across_first && b.cols == 32);
-    assert!(p.to_string().contains("cache blocks, 4-byte elements: 1024x32 blocks"));
+    for e in [4, 8] {
+        let b = p.transpose_blocking(e).unwrap();
+        assert_eq!(b, layout_core::transpose_blocking(1024, 1024, 1024, 1, e, true));
+        let text = p.to_string();
+        assert!(text.contains(&format!("{e}-byte")) && text.contains(&b.to_string()), "{text}");
+    }
     let small = plan("(8,3):(1,8)", "(8,3):(3,1)");
     assert!(!small.transpose_blocking(4).unwrap().stream);
     assert_eq!(plan("8:1", "8:1").transpose_blocking(4), None);

@@ -1,7 +1,7 @@
 //! F2 strides `fk` (paper §1, §2.4.4): XOR as addition, the carry-less product as the scalar
 //! action. Tables A16, A17, E10, F10, P5 as named tests, checked by brute force and against
 //! the equivalent swizzled layouts, and the rejections where the carry-less action does not
-//! agree with integer multiplication (§1 caveat).
+//! agree with integer multiplication (paper §1 caveat).
 
 use layout_core::notation::{Value, evaluate};
 use layout_core::{AnyLayout, F2Layout, IntTuple, Layout, LayoutError, parse_layout};

@@ -10,6 +10,24 @@ use crate::kernels::{DstView, Element, SrcView};
 /// `&Vec<T>` (any `L`), or a tensor over `L` itself (a tensor over another layout type is a
 /// compile error). A copy whose source is written in notation rather than named has
 /// `L = InlineLayout`, which takes slices only.
+///
+/// ```
+/// use cute_layout::{Tensor, TensorMut, layout};
+///
+/// layout! {
+///     pub Col = (4,2):(1,4);
+///     pub Row = (4,2):(2,1);
+///     pub fn to_row = copy(Col, Row);
+///     pub fn inline = copy((4,2):(1,4), (4,2):(2,1));
+/// }
+///
+/// let src: Vec<u8> = (0..8).collect();
+/// let (mut a, mut b, mut c) = ([0u8; 8], vec![0u8; 8], [0u8; 8]);
+/// to_row(&src, &mut a);                                    // a Vec and an array
+/// to_row(&Tensor::new(&src, Col).unwrap(), &mut TensorMut::new(&mut b, Row).unwrap());
+/// inline(&src[..], &mut c[..]);                           // notation operands: slices only
+/// assert!(a == *b && a == c && a == [0, 4, 1, 5, 2, 6, 3, 7]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the source of a copy that reads through `{L}`",
     label = "a tensor must be over the copy's source layout `{L}`; plain slices fit any copy",

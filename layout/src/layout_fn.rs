@@ -91,6 +91,26 @@ pub trait LayoutFn: Copy {
 /// value live in the facade's types with private fields, so safe code cannot change them;
 /// `layout!` implements this trait for its dynamic items, [`StaticLayout`]s have it by their
 /// own contract.
+///
+/// ```
+/// use cute_layout::{LayoutFn, RuntimeLayout, Tensor, TrustedLayout, layout};
+///
+/// /// Any layout a tensor can view a slice through.
+/// fn largest<L: TrustedLayout>(data: &[i32], l: L) -> Option<i32> {
+///     Tensor::new(data, l).ok()?.iter().copied().max()
+/// }
+///
+/// layout! {
+///     pub Static = (2,2):(1,3);
+///     pub Mat = (M,N):(1,LD);
+/// }
+/// let data = [5, -1, 7, 2, 0, 9];
+/// assert_eq!(largest(&data, Static), Some(5));                       // offsets 0, 1, 3, 4
+/// assert_eq!(largest(&data, Mat::new(2, 2, 4).unwrap()), Some(9));   // 0, 1, 4, 5
+/// let r = RuntimeLayout::<1>::new(&[(3, 2)]).unwrap();              // 0, 2, 4
+/// assert_eq!((largest(&data, r), r.max_offset()), (Some(7), 4));
+/// assert_eq!(largest(&data[..4], Mat::new(2, 2, 4).unwrap()), None);  // too short
+/// ```
 pub unsafe trait TrustedLayout: LayoutFn {
     /// Not a public API: an item only this trait has, so that an `unsafe impl` emitted by
     /// `layout!` cannot name another trait.

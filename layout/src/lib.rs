@@ -1,6 +1,10 @@
 //! CuTe layouts for Rust: the algebra of [`layout_core`] at run time, and the [`layout!`]
 //! macro that runs it while your crate compiles.
 //!
+//! New here? The [guide] has a getting-started page, the notation, tensors and a cookbook
+//! (transpose, matrix product, convolution, reductions, tiles with edges); [`layout!`] has the
+//! grammar of the macro and an example of every kind of item.
+//!
 //! ```
 //! use cute_layout::{StaticLayout, layout};
 //!
@@ -93,6 +97,8 @@ pub use layout_core as algebra;
 #[doc = include_str!("../../README.md")]
 struct ReadmeExamples;
 
+pub mod guide;
+
 mod copy;
 mod small_gemm;
 pub use copy::{CopyDest, CopySource};
@@ -104,17 +110,7 @@ pub use edge_tiles::EdgeTiles;
 pub use layout_fn::{LayoutFn, TrustedLayout};
 pub use runtime_layout::{RUNTIME_MAX_MODES, RuntimeLayout};
 
-/// CuTe layouts evaluated at compile time.
-///
-/// Items: `layout! { /// docs  pub NAME = EXPR; ... }` defines a unit struct per item (a later
-/// `EXPR` may use an earlier `NAME`); `pub fn NAME = copy(SRC, DST);` and
-/// `pub fn NAME = gemm(T, A, B, C);` define kernels. Expression: `layout!(EXPR)` is a value of
-/// a generated type. `EXPR` is the notation and expression language of layout-core
-/// (`((2,4),3):((1,6),2)`, `logical_divide((8,8):(1,8), [4:1, 2:1])`, …). Every error is a
-/// compile error at the operand responsible.
-///
-/// The generated code names this crate through `$crate`, so it works when the dependency is
-/// renamed (`my_layout = { package = "cute-layout", ... }`).
+#[doc = include_str!("layout_macro.md")]
 #[macro_export]
 macro_rules! layout {
     ($($input:tt)*) => {
@@ -142,6 +138,22 @@ use std::hash::Hash;
 
 /// The integer type of a generated layout's offsets: `usize`, or `isize` when some stride is
 /// negative.
+///
+/// ```
+/// use cute_layout::{Offset, StaticLayout, layout};
+///
+/// layout! {
+///     pub Forward = 4:2;
+///     pub Backward = 4:-2;
+/// }
+/// fn last<L: StaticLayout>() -> i64 {
+///     L::offset(L::SIZE - 1).to_i64()
+/// }
+/// let f: usize = Forward::offset(3);
+/// let b: isize = Backward::offset(3);
+/// assert_eq!((f, b), (6, -6));
+/// assert_eq!((last::<Forward>(), last::<Backward>()), (6, -6));
+/// ```
 pub trait Offset: Copy + Debug + Display + Eq + Ord + Hash + Send + Sync + 'static {
     /// The offset as layout-core's integer.
     fn to_i64(self) -> i64;

@@ -22,30 +22,7 @@
 //! `base.wrapping_add_signed(offset)`, which is the exact sum whenever that sum is in
 //! `0..data.len()`.
 //!
-//! ```
-//! use cute_layout::{Tensor, TensorMut, layout};
-//!
-//! layout! {
-//!     pub Tile = (4,3):(1,4);
-//!     pub Mat = (M,N):(1,LD);
-//! }
-//!
-//! let mut data: Vec<u32> = (0..40).collect();
-//! let s = Tensor::new(&data, Tile).unwrap();            // a static layout
-//! assert_eq!((s[5], *s.at((1, 1))), (5, 5));
-//! let m = Tensor::new(&data, Mat::new(3, 4, 10).unwrap()).unwrap(); // a dynamic one
-//! assert_eq!((m[4], *m.at((2, 3))), (11, 32));
-//! assert_eq!(m.iter().copied().collect::<Vec<_>>(), [0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32]);
-//! assert!(m.get_at((3, 0)).is_none());                  // each mode against its extent
-//!
-//! let e = Tensor::new(&data[..30], *m.layout()).unwrap_err();
-//! assert_eq!(e.to_string(), "the slice has 30 elements but the layout `(3,4):(1,10)` addresses offsets 0..=32 (needs 33)");
-//!
-//! let mut w = TensorMut::new(&mut data, Mat::new(3, 4, 10).unwrap()).unwrap();
-//! w.for_each_mut(|x| *x = 0);
-//! w.iter_mut().step_by(3).for_each(|x| *x = 7);         // injective: checked once
-//! assert_eq!(data[..4], [7, 0, 0, 3]);
-//! ```
+//! Examples: [`Tensor`], [`TensorMut`] and the guide's [tensors](crate::guide::tensors) chapter.
 
 use std::fmt;
 use std::iter::FusedIterator;
@@ -58,6 +35,18 @@ mod sub;
 pub use sub::{SubTensorError, Tiling};
 
 /// Why a slice cannot be viewed through a layout: the numbers of the failed check.
+///
+/// ```
+/// use cute_layout::{Tensor, TensorError, layout};
+///
+/// layout! { pub Reversed = 4:-1; }
+/// let data = [0u8; 4];
+/// assert!(Tensor::new(&data, Reversed).is_ok());                       // base 3: offsets -3..=0
+/// let e = Tensor::with_base(&data, Reversed, 2).unwrap_err();
+/// assert_eq!(e, TensorError::BaseTooSmall { layout: "4:-1".into(), min: -3, max: 0, base: 2 });
+/// let e = Tensor::new(&data[..3], Reversed).unwrap_err();
+/// assert!(matches!(e, TensorError::TooShort { len: 3, needed: 4, .. }), "{e}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TensorError {
     /// The slice ends before the largest offset (at the base).
@@ -808,6 +797,19 @@ impl<T: fmt::Debug, L: TrustedLayout> fmt::Debug for TensorMut<'_, T, L> {
 
 /// The elements of a [`Tensor`] in index order. Consumed whole (`for_each`, `fold`, `sum`,
 /// …), it runs the layout's loop nest; `next` computes one `offset` per element.
+///
+/// ```
+/// use cute_layout::{Tensor, layout};
+///
+/// layout! { pub Padded = (2,3):(1,4); }
+/// let data: Vec<i32> = (0..10).collect();
+/// let t = Tensor::new(&data, Padded).unwrap();
+/// let mut it = t.iter();
+/// assert_eq!(it.len(), 6);
+/// assert_eq!((it.next(), it.next_back()), (Some(&0), Some(&9)));
+/// assert_eq!(it.copied().collect::<Vec<_>>(), [1, 4, 5, 8]);
+/// assert_eq!(t.iter().sum::<i32>(), 27);                  // consumed whole: the loop nest
+/// ```
 pub struct Iter<'a, T, L: TrustedLayout> {
     data: &'a [T],
     base: usize,
@@ -912,6 +914,18 @@ impl<T, L: TrustedLayout> fmt::Debug for Iter<'_, T, L> {
 
 /// The elements of a [`TensorMut`] mutably, in index order ([`TensorMut::iter_mut`], for an
 /// injective layout only: each index is a distinct element, so the `&mut` never alias).
+///
+/// ```
+/// use cute_layout::{TensorMut, layout};
+///
+/// layout! { pub Col = (3,2):(1,5); }
+/// let mut data = [0u8; 8];
+/// let mut t = TensorMut::new(&mut data, Col).unwrap();
+/// for (i, x) in t.iter_mut().enumerate() {
+///     *x = i as u8 + 1;
+/// }
+/// assert_eq!(data, [1, 2, 3, 0, 0, 4, 5, 6]);
+/// ```
 pub struct IterMut<'a, T, L: TrustedLayout> {
     data: *mut T,
     base: usize,

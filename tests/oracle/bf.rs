@@ -175,7 +175,7 @@ pub fn weak_complement_lay(l: &Lay, cotarget: i64) -> Check<Lay> {
     Ok(coalesce_ref(&Lay::from_flat(&out)))
 }
 
-/// What policy 9 keeps of a complement's promises when it is weak: ordered from 0, disjoint
+/// What §3.9 keeps of a complement's promises when it is weak: ordered from 0, disjoint
 /// from L's image after 0, `(filter(L), C)` injective, and `cosize((L, C)) ≥ cotarget`.
 fn weak_complement_ok(l: &Lay, cotarget: i64, got: &[i64]) -> Check {
     ensure(got.first() == Some(&0), || "does not start at 0".to_string())?;
@@ -194,7 +194,7 @@ fn weak_complement_ok(l: &Lay, cotarget: i64, got: &[i64]) -> Check {
     ensure(top + 1 >= cotarget, || format!("cosize((L, C)) = {} < cotarget {cotarget}", top + 1))
 }
 
-/// The copies of `block` at the distinct `origins` are pairwise disjoint (policy 9).
+/// The copies of `block` at the distinct `origins` are pairwise disjoint (§3.9).
 fn copies_disjoint(block: &Lay, origins: impl Iterator<Item = i64>) -> Check {
     let img = block.table()?;
     let distinct: std::collections::BTreeSet<i64> = origins.collect();
@@ -220,7 +220,7 @@ pub fn v_complement(l: &Lay, cotarget: i64, r: &Lay) -> Check {
     let reference = match complement_ref(l, cotarget) {
         Ok(reference) => reference,
         Err(why) => {
-            // Policy 9: a weak complement is CuTe's construction, with what it still promises.
+            // §3.9: a weak complement is CuTe's construction, with what it still promises.
             let weak = weak_complement_lay(l, cotarget)
                 .map_err(|e| format!("input has no complement ({why}; {e}); one was returned anyway"))?;
             guard(r.size())?;
@@ -441,7 +441,7 @@ fn product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64) -> Check {
     Ok(())
 }
 
-/// Policy 9: without an exact complement, `X == W ∘ tiler` pointwise with W the weak
+/// §3.9: without an exact complement, `X == W ∘ tiler` pointwise with W the weak
 /// complement (its last mode extended), and the copies of the block are pairwise disjoint.
 fn weak_product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64, why: &str) -> Check {
     let w = weak_complement_lay(block, m)

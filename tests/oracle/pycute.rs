@@ -3,7 +3,7 @@
 //! A result must be right by brute force (composition `R(i) == A(B(i))`, divides re-index A,
 //! inverses invert, complements are ordered and disjoint, ...); a rejection is right where
 //! pycute rejected or was wrong, and an over-rejection where pycute's answer is right (or
-//! where policy 2 says the composition is representable); accepted results should print
+//! where §3.2 says the composition is representable); accepted results should print
 //! exactly as pycute does.
 
 use std::collections::HashSet;
@@ -23,7 +23,7 @@ fn norm(s: &str) -> String {
 }
 
 /// `R == A ∘ B`, by mode when B is a tiler; a tiler shorter than A's rank keeps the other
-/// modes (policy 7). Points of B outside A's domain read A as written with its last mode
+/// modes (§3.7). Points of B outside A's domain read A as written with its last mode
 /// unbounded, or, when `coalesced_extension` is set, `coalesce(A)` extended the same way
 /// (pycute's reading).
 pub fn compose_ok(a: &Lay, b: &TElem, r: &Lay, coalesced_extension: bool) -> Check {
@@ -130,7 +130,7 @@ pub fn representable(f: &[i64]) -> bool {
     })
 }
 
-/// Policy 2 for a rank-1 `B = s:d`: after coalescing A, the walk `0, d, …, (s-1)d` may end
+/// §3.2 for a rank-1 `B = s:d`: after coalescing A, the walk `0, d, …, (s-1)d` may end
 /// inside a mode but never cross a mode boundary misaligned.
 pub fn coalesced_walk_ok(a: &Lay, s: i64, d: i64) -> bool {
     if s == 1 || d == 0 {
@@ -163,7 +163,7 @@ pub fn coalesced_walk_ok(a: &Lay, s: i64, d: i64) -> bool {
     true
 }
 
-/// pycute rejected `A ∘ B` for a rank-1 B, but policy 2 accepts it: the walk ends inside a
+/// pycute rejected `A ∘ B` for a rank-1 B, but §3.2 accepts it: the walk ends inside a
 /// mode, stays in A's domain, and its values form a layout.
 fn policy2_representable(a: &Lay, b: &Lay) -> bool {
     let (Some(s), Some(d)) = (b.shape.leaves().first().copied(), b.stride.leaves().first().copied()) else {
@@ -212,7 +212,7 @@ fn semantic(rec: &Record, r: &Lay) -> Check {
             ensure(c.iter().skip(1).all(|v| !img.contains(v)), || "image not disjoint".to_string())?;
             ensure(Lay::from_modes(&[a0.clone(), r.clone()]).cosize() >= n, || "cosize((L,C)) < cotarget".to_string())?;
             // Beyond the reference judge: the size and the values are the exact ordered
-            // complement (or, without one, the weak complement of policy 9).
+            // complement (or, without one, the weak complement of §3.9).
             super::bf::v_complement(a0, n, r)
         }
         "right_inverse" => {
@@ -323,7 +323,7 @@ pub fn judge(rec: &Record, answer: &Answer) -> Judgement {
                 && let (Ok(a), Ok(b)) = (rec.layout_arg(0), rec.layout_arg(1))
                 && policy2_representable(a, b)
             {
-                return Judgement::new(Verdict::OverRejected, "walk ends inside a mode (policy 2)");
+                return Judgement::new(Verdict::OverRejected, "walk ends inside a mode (§3.2)");
             }
             Judgement::new(Verdict::RejectedOk, "")
         }
@@ -336,7 +336,7 @@ pub fn judge(rec: &Record, answer: &Answer) -> Judgement {
                 return wrong(why);
             }
             if divide_inadmissible {
-                return wrong("tiler does not divide (policy 3)".to_string());
+                return wrong("tiler does not divide (§3.3)".to_string());
             }
             if expect_error || rec.suspect {
                 return Judgement::new(Verdict::AcceptedByPolicy, "");

@@ -171,6 +171,69 @@ fn citations_resolve() {
     assert!(failures.is_empty(), "citations that do not resolve:\n{}", failures.join("\n"));
 }
 
+/// The older forms of citation that docs/algebra.md no longer translates, found in `text`:
+/// `policy N` / `policies N` (now `§3.N`), `weak point N` (now §5), and the specification
+/// files outside the repository (the upper-case `ALGEBRA`, `DESIGN` and `KERNELS` `.md` names, not
+/// under `docs/`).
+fn older_citations(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lower = text.to_ascii_lowercase();
+    for word in ["policy ", "policies ", "weak point "] {
+        for (k, _) in lower.match_indices(word) {
+            let after = &text[k + word.len()..];
+            let before_ok = k == 0 || !text[..k].ends_with(|c: char| c.is_alphanumeric());
+            if before_ok && after.starts_with(|c: char| c.is_ascii_digit()) {
+                let end = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+                out.push(format!("{}{}", &text[k..k + word.len()], &after[..end]));
+            }
+        }
+    }
+    for file in ["ALGEBRA", "DESIGN", "KERNELS"] {
+        let name = format!("{file}.md");
+        for (k, _) in text.match_indices(&name) {
+            if !text[..k].ends_with('/') {
+                out.push(name.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn older_citation_forms_are_recognized() {
+    // Built at run time so that the scan of this file does not see them.
+    let (p, a) = ("pol", "ALGE");
+    assert_eq!(
+        older_citations(&format!("({p}icy 3) and {p}icies 2 and 9")),
+        [format!("{p}icy 3"), format!("{p}icies 2")]
+    );
+    assert_eq!(older_citations(&format!("see {a}BRA.md §2")), [format!("{a}BRA.md")]);
+    let w = format!("Weak {}oint 4", "p");
+    assert_eq!(older_citations(&w), [w.clone()]);
+    assert!(older_citations(&format!("the {p}icy of §3.2, docs/algebra.md, shared/{a}BRA.md")).is_empty());
+}
+
+/// Code and docs cite the policies as `§3.N` of docs/algebra.md: the table that translated
+/// older citations is gone, so an older form would point nowhere.
+#[test]
+fn no_older_citations() {
+    let root = root();
+    let mut files = Vec::new();
+    source_files(&root, &mut files);
+    let mut found = Vec::new();
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        for c in older_citations(&text) {
+            found.push(format!("{}: `{c}`", path.strip_prefix(&root).unwrap_or(path).display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "citations in an older form (write `§3.N` for a policy of docs/algebra.md):\n{}",
+        found.join("\n")
+    );
+}
+
 // ----------------------------------------------------------------------------- pycute model
 
 /// pycute 4.2's `coalesce` of flat modes: size-1 modes dropped, `s0·d0 = d1` merged, `1:0`

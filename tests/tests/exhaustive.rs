@@ -236,7 +236,7 @@ fn check_composition(a: &Layout, b: &Layout, stats: &mut Stats) {
             stats.count("accepted");
             let want = brute::composition_values(a, b);
             if !admissible {
-                stats.fail(format!("{a} ∘ {b} = {r} accepted, but policy 2 rejects it"));
+                stats.fail(format!("{a} ∘ {b} = {r} accepted, but §3.2 rejects it"));
             } else if brute::table(&r) != want {
                 stats.fail(format!("{a} ∘ {b} = {r}: values {:?}, want {want:?}", brute::table(&r)));
             } else if !brute::refines(b.shape(), r.shape()) {
@@ -249,7 +249,7 @@ fn check_composition(a: &Layout, b: &Layout, stats: &mut Stats) {
         Err(e) => {
             stats.count("rejected");
             if admissible {
-                stats.fail(format!("{a} ∘ {b} rejected ({e}), but policy 2 admits it"));
+                stats.fail(format!("{a} ∘ {b} rejected ({e}), but §3.2 admits it"));
             }
             let values = brute::composition_values(a, b);
             if let Some(m) = brute::representable(&values, b.shape()) {
@@ -291,7 +291,7 @@ fn composition_with_two_mode_rhs_is_policy_2() {
 
 // ----------------------------------------------------------------------------- divide
 
-/// Policy 3 and the values of `logical_divide`; flat_divide's law where it accepts.
+/// §3.3 and the values of `logical_divide`; flat_divide's law where it accepts.
 fn check_divide(a: &Layout, b: &Layout, star: &Option<Layout>, stats: &mut Stats) {
     stats.count("pairs checked");
     match (logical_divide(a, b), star) {
@@ -304,16 +304,16 @@ fn check_divide(a: &Layout, b: &Layout, star: &Option<Layout>, stats: &mut Stats
                 stats.fail(format!("logical_divide({a}, {b}) = {r}: values {:?}, want {want:?}", brute::table(&r)));
             }
         }
-        (Ok(r), None) => stats.fail(format!("logical_divide({a}, {b}) = {r} accepted against policies 3 and 2")),
+        (Ok(r), None) => stats.fail(format!("logical_divide({a}, {b}) = {r} accepted against §3.3 and §3.2")),
         (Err(e), Some(_)) => {
             stats.count("rejected");
-            stats.fail(format!("logical_divide({a}, {b}) rejected ({e}), but policies 3 and 2 admit it"));
+            stats.fail(format!("logical_divide({a}, {b}) rejected ({e}), but §3.3 and §3.2 admit it"));
         }
         (Err(_), None) => stats.count("rejected"),
     }
     let flat = flat_divide(a, &Tiler::Layout(b.clone()));
     if let (Err(e), Some(_)) = (&flat, &star) {
-        stats.fail(format!("flat_divide({a}, {b}) rejected ({e}), but B divides A (policies 3 and 2)"));
+        stats.fail(format!("flat_divide({a}, {b}) rejected ({e}), but B divides A (§3.3 and §3.2)"));
     }
     if let Ok(r) = flat {
         stats.count("flat_divide accepted");
@@ -348,7 +348,7 @@ fn logical_divide_is_policy_3() {
     let lhs = lhs_no_ones();
     let mut rhs = rank1_rhs();
     rhs.extend(two_mode_rhs());
-    // Policy 3 depends on B and |A| only: the tilings are computed once per (B, |A|).
+    // §3.3 depends on B and |A| only: the tilings are computed once per (B, |A|).
     let tilings: BTreeMap<(usize, i64), Option<Vec<i64>>> = (0..rhs.len())
         .flat_map(|k| (1..=16).map(move |n| (k, n)))
         .map(|(k, n)| ((k, n), brute::divide_tiling(&rhs[k], n).ok()))
@@ -361,9 +361,9 @@ fn logical_divide_is_policy_3() {
                 brute::composition_admissible(a, &star).then_some(star)
             });
             if tilings[&(k, n)].is_some() {
-                stats.count("B★ tiles [0,|A|) exactly (policy 3)");
+                stats.count("B★ tiles [0,|A|) exactly (§3.3)");
                 if star.is_none() {
-                    stats.count("B★ tiles, but A ∘ B★ is not admissible (policy 2)");
+                    stats.count("B★ tiles, but A ∘ B★ is not admissible (§3.2)");
                 }
             }
             check_divide(a, b, &star, stats);
@@ -416,7 +416,7 @@ fn complement_is_the_exact_ordered_tiling() {
 
 /// Where no exact complement exists: `complement` is accepted exactly when the modes of
 /// filter(L), sorted by stride and merged, do not overlap and CuTe's construction reaches the
-/// cotarget (policy 9); then it is that construction, its values increase from 0 and
+/// cotarget (§3.9); then it is that construction, its values increase from 0 and
 /// `(filter(L), L*)` is injective. An overlap is rejected with an error that says so.
 fn check_weak_complement(l: &Layout, cotarget: i64, stats: &mut Stats) {
     let weak = brute::weak_complement(l, cotarget);

@@ -254,11 +254,11 @@ fn check_composition(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     let admissible = brute::composition_admissible(a, b);
     match composition(a, b) {
         Ok(r) => {
-            prop_assert!(admissible, "{} ∘ {} = {} accepted, but policy 2 rejects it", a, b, r);
+            prop_assert!(admissible, "{} ∘ {} = {} accepted, but §3.2 rejects it", a, b, r);
             prop_assert_eq!(brute::table(&r), brute::composition_values(a, b), "{} ∘ {} = {}", a, b, r);
             prop_assert!(brute::refines(b.shape(), r.shape()), "{} does not refine {}", r, b);
         }
-        Err(e) => prop_assert!(!admissible, "{} ∘ {} rejected ({}), but policy 2 admits it", a, b, e),
+        Err(e) => prop_assert!(!admissible, "{} ∘ {} rejected ({}), but §3.2 admits it", a, b, e),
     }
     Ok(())
 }
@@ -267,7 +267,7 @@ proptest! {
     #![proptest_config(config(4096))]
 
     /// `R(i) = A(B(i))` whenever accepted, B's shape refines R's, and the decision is
-    /// policy 2's.
+    /// §3.2's.
     #[test]
     fn composition_law_random(a in signed(), b in layout_in(0..33, 3, 64)) {
         check_composition(&a, &b)?;
@@ -327,7 +327,7 @@ proptest! {
     /// `(filter(L), L*)` is a bijection onto `[0, T)` with `cotarget ≤ T < cotarget + period`,
     /// its cosize is within T, and its values are the exact ordered complement; it is accepted
     /// iff that exists, and then `complement` gives the same. Where none exists, `complement`
-    /// (weak, policy 9) is accepted iff the modes of filter(L) do not overlap, and is then
+    /// (weak, §3.9) is accepted iff the modes of filter(L) do not overlap, and is then
     /// ordered from 0 with `(filter(L), L*)` injective.
     #[test]
     fn complement_law(l in small(), cotarget in 1i64..=300) {
@@ -474,7 +474,7 @@ fn check_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     let want = brute::divide_admissible(a, b);
     match logical_divide(a, b) {
         Ok(r) => {
-            prop_assert!(want.is_some(), "logical_divide({}, {}) = {} accepted against policy 3", a, b, r);
+            prop_assert!(want.is_some(), "logical_divide({}, {}) = {} accepted against §3.3", a, b, r);
             prop_assert_eq!(r.rank(), 2);
             let (tile, rest) = (r.mode(0).unwrap(), r.mode(1).unwrap());
             prop_assert_eq!(brute::size(&tile), brute::size(b));
@@ -488,7 +488,7 @@ fn check_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
             prop_assert_eq!(brute::table(&r), brute::composition_values(a, &star));
             prop_assert!(brute::size(&rest) * brute::size(&tile) == brute::size(a));
         }
-        Err(e) => prop_assert!(want.is_none(), "logical_divide({}, {}) rejected ({}), policy 3 admits it", a, b, e),
+        Err(e) => prop_assert!(want.is_none(), "logical_divide({}, {}) rejected ({}), §3.3 admits it", a, b, e),
     }
     Ok(())
 }
@@ -498,7 +498,7 @@ fn check_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
 fn check_flat_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     let r = match flat_divide(a, &Tiler::Layout(b.clone())) {
         Ok(r) => r,
-        // Where B divides A (policies 3 and 2 admit the logical divide), flat_divide must not
+        // Where B divides A (§3.3 and §3.2 admit the logical divide), flat_divide must not
         // reject: a rejection of an admissible input fails.
         Err(e) => {
             prop_assert!(
@@ -533,8 +533,8 @@ fn check_flat_divide(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
 proptest! {
     #![proptest_config(config(3072))]
 
-    /// `R(i,0) = A(B(i))`, R has the offsets of A, and the decision is policy 3's (with
-    /// policy 2 for the composition with B★), for arbitrary tilers.
+    /// `R(i,0) = A(B(i))`, R has the offsets of A, and the decision is §3.3's (with
+    /// §3.2 for the composition with B★), for arbitrary tilers.
     #[test]
     fn logical_divide_law_random(a in signed(), b in layout_in(0..17, 3, 64)) {
         check_divide(&a, &b)?;
@@ -636,7 +636,7 @@ fn check_product(a: &Layout, b: &Layout) -> Result<(), TestCaseError> {
     let cosize_b = brute::table(b).into_iter().max().unwrap_or(0) + 1;
     let cot = brute::size(a) * cosize_b;
     let c = brute::complement_values(a, cot);
-    // Without an exact complement: the weak one (policy 9; complement_law checks it).
+    // Without an exact complement: the weak one (§3.9; complement_law checks it).
     let weak = if c.is_err() { brute::weak_complement(a, cot).map(|(w, _)| w) } else { None };
     let want = match (&c, &weak) {
         (Ok(cv), _) => brute::composition_admissible(&brute::canonical_layout(cv).unwrap(), b),
@@ -674,7 +674,7 @@ proptest! {
 
     /// Mode 0 is A, mode 1 is A's complement composed with B, the size is |A|·|B|, the copies
     /// of A are disjoint; accepted iff A has an exact complement and that composition is
-    /// admissible, or a weak one (policy 9) whose composition is admissible and whose copies
+    /// admissible, or a weak one (§3.9) whose composition is admissible and whose copies
     /// of A are disjoint.
     #[test]
     fn logical_product_law(a in layout_in(0..9, 3, 16), b in layout_in(0..9, 3, 16)) {
@@ -792,7 +792,7 @@ proptest! {
     #![proptest_config(config(2048))]
 
     /// With negative strides, `L(i) = 0` also happens off the broadcast modes: nullspace then
-    /// rejects the layout (policy 6) unless every stride is non-negative.
+    /// rejects the layout (§3.6) unless every stride is non-negative.
     #[test]
     fn nullspace_law_negative_strides(l in signed()) {
         match nullspace(&l) {

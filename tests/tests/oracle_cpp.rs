@@ -23,7 +23,7 @@ const DEVIATIONS: &[Deviation] = &[Deviation {
     expr: "composition(((4,2,2),(7,4,2)):((4,36,1),(16,4,0)), [[(2,2):(1,2),2:1],56:1])",
     verdict: Verdict::Wrong,
     kind: DeviationKind::Policy,
-    reason: "policy 7: the nested tiler `[(2,2):(1,2),2:1]` is shorter than mode 0's rank 3; the \
+    reason: "§3.7: the nested tiler `[(2,2):(1,2),2:1]` is shorter than mode 0's rank 3; the \
              project keeps the untiled mode `2:1` (CuTe C++ drops it), so the C++ judge's rank check \
              fails although R_i(j) == A_i(B_i(j)) for every mode",
     proof: Some(by_mode_composition_keeps_untiled_modes),

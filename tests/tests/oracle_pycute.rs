@@ -174,7 +174,7 @@ const DEVIATIONS: &[Deviation] = &[
         expr: "composition((6,1):(1,1), (5,4):(4,0))",
         verdict: Verdict::OverRejected,
         kind: DeviationKind::Policy,
-        reason: "policy 2: B leaves A's domain, and A as written (last mode `1:1` unbounded) gives \
+        reason: "§3.2: B leaves A's domain, and A as written (last mode `1:1` unbounded) gives \
                  0,4,3,2,6 on B's mode `5:4`, which no layout of shape 5 produces; pycute extends \
                  the coalesced `6:1` instead",
         proof: Some(first_mode_unrepresentable),
@@ -184,7 +184,7 @@ const DEVIATIONS: &[Deviation] = &[
         expr: "logical_product((2,6):(43,4), (2,2,2):(0,0,4))",
         verdict: Verdict::OverRejected,
         kind: DeviationKind::Policy,
-        reason: "policy 9: A's complement is weak (stride 43 is not a multiple of the extent 24 of the \
+        reason: "§3.9: A's complement is weak (stride 43 is not a multiple of the extent 24 of the \
                  smaller modes) and B's image leaves its domain: pycute's copy of A at offset 4 meets \
                  the copy at 0 (offset 4), so the product is rejected naming the collision",
         proof: Some(copies_of_the_block_collide),
@@ -194,7 +194,7 @@ const DEVIATIONS: &[Deviation] = &[
         expr: "tiled_product((2,6):(43,4), (2,2,2):(0,0,4))",
         verdict: Verdict::OverRejected,
         kind: DeviationKind::Policy,
-        reason: "as public-03075: the copies of A in pycute's answer collide (policy 9)",
+        reason: "as public-03075: the copies of A in pycute's answer collide (§3.9)",
         proof: Some(copies_of_the_block_collide),
     },
 ];

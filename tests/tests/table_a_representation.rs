@@ -251,7 +251,7 @@ fn a23_slice_row_leaf_and_inner_column_leaf_fixed() {
     check_slice("((1,_),((_,0),_))", 4, "(2,(2,2)):(1,(2,100))");
 }
 
-/// §2.4.3: `f = (2,…,2):(f(1),…,f(N-1)) ∘ (3,1):(1,4) ∘ … ∘ (N-1,1):(1,2(N-2))` on `Z_N`.
+/// paper §2.4.3: `f = (2,…,2):(f(1),…,f(N-1)) ∘ (3,1):(1,4) ∘ … ∘ (N-1,1):(1,2(N-2))` on `Z_N`.
 /// The chain is a composition of functions read on the extended domain (index ≥ size
 /// overflows into the trailing size-1 mode); the intermediate compositions are not layouts
 /// themselves (e.g. `(3,1):(1,4)` on `0..4` gives 0,1,2,4), so the check evaluates the chain.

@@ -1,5 +1,5 @@
 //! docs/algebra.md §4.C (admissible compositions, paper §3.3) and the partitioning rows P
-//! (Table 4, §3.3.4).
+//! (Table 4, paper §3.3.4).
 //!
 //! Every row checks the printed form and, by brute force, `R(i) = A(B(i))` on B's domain with
 //! B's shape compatible with R's (by mode for tilers).
@@ -49,7 +49,7 @@ fn c5_rank1_composition_multiplies_strides() {
     check("24:3", "8:3", "8:9");
 }
 
-/// The walk `0, 3` (and `0, 3, 6`) ends inside mode 0 of size 8: accepted (policy 2).
+/// The walk `0, 3` (and `0, 3, 6`) ends inside mode 0 of size 8: accepted (§3.2).
 #[test]
 fn c6_walk_ending_inside_a_mode_is_accepted() {
     check("(8,8):(8,1)", "2:3", "2:24");

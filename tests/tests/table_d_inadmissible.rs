@@ -1,5 +1,5 @@
 //! docs/algebra.md §4.D: inadmissible compositions (paper §3.3.3, Eq. 20 and 21) and a
-//! tiler that does not divide (D10, §3.5.2).
+//! tiler that does not divide (D10, paper §3.5.2).
 //!
 //! Each rejected row asserts the error variant with its numbers, the message, and by brute
 //! force that the true values `A(B(i))` are not those of any layout of B's size (so no
@@ -96,7 +96,7 @@ fn d5_not_coalescible_walk_crosses_4() {
 }
 
 /// Deliberate deviation: NVlabs PyCuTe (literal Eq. 20) rejects, but the walk 0, 3 never leaves
-/// mode 0 (size 5), so the paper's own truncation argument (C4) gives `2:21` (policy 2). CuTe
+/// mode 0 (size 5), so the paper's own truncation argument (C4) gives `2:21` (§3.2). CuTe
 /// C++ dynamic returns `(2,1):(21,1)`, the same function in another form.
 #[test]
 fn d6_walk_ending_inside_mode_0_is_accepted_as_2_21() {

@@ -6,7 +6,7 @@
 //! `complement_modes(L, cotarget)` is the un-coalesced form; where the table gives the paper's
 //! form, it is compared after dropping the size-1 hole modes (`coalesce_z`, which keeps the
 //! trailing rest mode) and as a function on the extended domain, where its trailing mode keeps
-//! it disjoint from L (§3.5 condition 2; docs/algebra.md §5, point 2). Without a cotarget the
+//! it disjoint from L (paper §3.5 condition 2; docs/algebra.md §5, point 2). Without a cotarget the
 //! default is `cosize(L)`, as in CuTe C++.
 //!
 //! Weak complements (G3, G16; docs/algebra.md §3.9) are CuTe C++'s answers: ordered, with
@@ -61,7 +61,7 @@ fn g2_complement_ignores_the_order_of_modes() {
     check_paper("(4,8):(8,1)", 32, "1:32");
 }
 
-/// A weak complement (policy 9): C++ returns `1:0` (the paper `1:40`). 5 is not a multiple
+/// A weak complement (§3.9): C++ returns `1:0` (the paper `1:40`). 5 is not a multiple
 /// of the extent 4 the stride-1 mode covers, so `(L, 1:0)` misses offset 4: injective, not a
 /// tiling; `complement_exact` (divides) rejects it.
 #[test]

@@ -36,7 +36,7 @@ fn h1_logical_product_of_row_major_3x4_by_2x5() {
 }
 
 /// H2, the paper's own worked product, on the weak complement `(2,3):(1,80)` of G16: the six
-/// copies of A (one per value of B) are pairwise disjoint, so it is accepted (policy 9),
+/// copies of A (one per value of B) are pairwise disjoint, so it is accepted (§3.9),
 /// though the result skips offsets 16..19 (not a bijection onto `[0, 192)`).
 #[test]
 fn h2_product_on_a_weak_complement_is_accepted() {

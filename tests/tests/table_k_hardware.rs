@@ -1,5 +1,5 @@
 //! docs/algebra.md §4.K: hardware layouts (paper §3.4.4). Spot values, plus the admissibility
-//! check of §3.4.4: each layout has a left inverse with `L†(L(k)) = k`, so an instruction
+//! check of paper §3.4.4: each layout has a left inverse with `L†(L(k)) = k`, so an instruction
 //! pattern T is executable on it (`L(L†(T(i))) = T(i)`).
 
 mod common;
@@ -33,7 +33,7 @@ fn k2_tcgen05_32x32b_x2_two_columns_of_128_lanes() {
     assert_eq!(at_crd(&l, "(1,127)"), 1 + 127 * LANE);
     assert_eq!(l.eval_coord(&tup("(1,127)")).unwrap(), 1 + 127 * LANE);
     check_left_invertible(&l);
-    // §3.4.4: T is executable on data layout A iff A(A†(T(i))) = T(i) for all i. The x2 pattern
+    // paper §3.4.4: T is executable on data layout A iff A(A†(T(i))) = T(i) for all i. The x2 pattern
     // runs on a 32-column TMEM tile but not on a 1-column one (column 1 is not in its image).
     let executable = |a: &Layout, t: &Layout| {
         let ai = layout_core::left_inverse(a).unwrap();

@@ -189,7 +189,7 @@ pub(super) fn left_inverse(a: &Args) -> Res {
     }
 }
 
-/// `make_layout(shape, stride)` and `make_layout(L0, L1, …)`: concatenation (§3.1) needs one
+/// `make_layout(shape, stride)` and `make_layout(L0, L1, …)`: concatenation (paper §3.1) needs one
 /// codomain; an integer layout whose strides are all 0 joins any (0 is every semimodule's zero).
 pub(super) fn make_layout(a: &Args) -> Res {
     if let (2, Value::Tuple(shape), Value::Stride(st)) = (a.vals.len(), &a.vals[0], a.vals.get(1).unwrap_or(&a.vals[0]))

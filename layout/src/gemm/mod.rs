@@ -45,6 +45,23 @@
 //!
 //! `β = 0` never reads C (so NaN or uninitialized-but-allocated values in C do not leak), and
 //! `α = 0` or `k = 0` never reads A or B.
+//!
+//! ```
+//! use cute_layout::gemm::{MatMut, MatRef, matmul};
+//!
+//! // The four BLAS variants are strides: A (m x k) read column-major or transposed from a
+//! // row-major buffer gives the same product.
+//! let (m, k, n) = (3, 2, 2);
+//! let col: Vec<f64> = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0];   // A column-major
+//! let row: Vec<f64> = vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0];   // the same A row-major
+//! let b = vec![1.0, 1.0, 0.0, 1.0];                          // B = [[1,0],[1,1]]
+//! let (mut c1, mut c2) = (vec![f64::NAN; m * n], vec![f64::NAN; m * n]);
+//! let bb = MatRef::from_slice(&b, k, n, 1, k as isize);
+//! matmul(1.0, MatRef::from_slice(&col, m, k, 1, m as isize), bb, 0.0, MatMut::from_slice(&mut c1, m, n, 1, m as isize));
+//! matmul(1.0, MatRef::from_slice(&row, m, k, k as isize, 1), bb, 0.0, MatMut::from_slice(&mut c2, m, n, 1, m as isize));
+//! assert_eq!(c1, [5.0, 7.0, 9.0, 4.0, 5.0, 6.0]);            // C = A·B, beta = 0: NaNs never read
+//! assert_eq!(c1, c2);
+//! ```
 
 mod driver;
 mod portable;
@@ -72,6 +89,20 @@ mod sealed {
 }
 
 /// The element types the GEMM engine has kernels for: `f32` and `f64` (sealed).
+///
+/// ```
+/// use cute_layout::gemm::{GemmScalar, MatMut, MatRef, matmul};
+///
+/// /// The product of two column-major square matrices, in either precision.
+/// fn square<T: GemmScalar>(n: usize, a: &[T], b: &[T]) -> Vec<T> {
+///     let mut c = vec![T::ZERO; n * n];
+///     let (s, t) = (1, n as isize);
+///     matmul(T::ONE, MatRef::from_slice(a, n, n, s, t), MatRef::from_slice(b, n, n, s, t), T::ZERO, MatMut::from_slice(&mut c, n, n, s, t));
+///     c
+/// }
+/// assert_eq!(square(2, &[1.0f32, 0.0, 0.0, 1.0], &[1.0, 2.0, 3.0, 4.0]), [1.0, 2.0, 3.0, 4.0]);
+/// assert_eq!(square(1, &[3.0f64], &[4.0]), [12.0]);
+/// ```
 pub trait GemmScalar:
     sealed::Sealed
     + Copy
@@ -100,6 +131,19 @@ impl GemmScalar for f64 {
 }
 
 /// A read-only strided matrix view: element `(i, j)` at `ptr + i·row_stride + j·col_stride`.
+///
+/// ```
+/// use cute_layout::gemm::MatRef;
+///
+/// let data = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let a = MatRef::from_slice(&data, 2, 3, 3, 1);       // 2x3 row-major
+/// assert_eq!((a.rows(), a.cols(), a.strides()), (2, 3, (3, 1)));
+/// assert_eq!(a.get(1, 0), 4.0);
+/// let t = a.transpose();                              // 3x2, a view: nothing is copied
+/// assert_eq!(t.get(0, 1), 4.0);
+/// // Every offset must lie in the slice: 2 rows of stride 3 need 6 elements.
+/// assert!(std::panic::catch_unwind(|| MatRef::from_slice(&data[..5], 2, 3, 3, 1)).is_err());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct MatRef<'a, T> {
     ptr: *const T,
@@ -112,6 +156,18 @@ pub struct MatRef<'a, T> {
 
 /// A mutable strided matrix view: element `(i, j)` at `ptr + i·row_stride + j·col_stride`,
 /// no two elements at the same address.
+///
+/// ```
+/// use cute_layout::gemm::{MatMut, matmul};
+///
+/// let mut c = vec![0.0f64; 6];
+/// let mut m = MatMut::from_slice(&mut c, 2, 3, 1, 2);  // 2x3 column-major
+/// assert_eq!(m.as_ref().get(1, 2), 0.0);
+/// let ones = [1.0; 4];
+/// matmul(1.0, MatRef::from_slice(&ones, 2, 2, 2, 1), MatRef::from_slice(&ones, 2, 3, 0, 1), 0.0, m);
+/// assert_eq!(c, [2.0; 6]);
+/// # use cute_layout::gemm::MatRef;
+/// ```
 #[derive(Debug)]
 pub struct MatMut<'a, T> {
     ptr: *mut T,
@@ -345,6 +401,23 @@ impl<'a, T> MatMut<'a, T> {
 ///
 /// # Panics
 /// When the shapes do not agree.
+///
+/// ```
+/// use cute_layout::gemm::{MatMut, MatRef, matmul};
+///
+/// // C (2x2, column-major) = A (2x3, row-major) · B (3x2, column-major) + C.
+/// let a = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let b = [1.0f32, 0.0, 1.0, 0.0, 1.0, 0.0];
+/// let mut c = [10.0f32; 4];
+/// matmul(
+///     1.0,
+///     MatRef::from_slice(&a, 2, 3, 3, 1),
+///     MatRef::from_slice(&b, 3, 2, 1, 3),
+///     1.0,
+///     MatMut::from_slice(&mut c, 2, 2, 1, 2),
+/// );
+/// assert_eq!(c, [14.0, 20.0, 12.0, 15.0]); // column 0: rows' first + third, column 1: second
+/// ```
 pub fn matmul<T: GemmScalar>(alpha: T, a: MatRef<'_, T>, b: MatRef<'_, T>, beta: T, mut c: MatMut<'_, T>) {
     assert!(
         a.rows == c.rows && b.cols == c.cols && a.cols == b.rows,
@@ -394,6 +467,14 @@ pub fn matmul<T: GemmScalar>(alpha: T, a: MatRef<'_, T>, b: MatRef<'_, T>, beta:
 /// - For every `i < m`, `j < n`: `c + i·c_rs + j·c_cs` is in bounds, aligned, writable,
 ///   readable unless `β = 0`, and distinct for distinct `(i, j)`.
 /// - C overlaps neither A nor B; nothing else accesses them during the call.
+///
+/// ```
+/// let (a, b) = ([1.0f64, 2.0, 3.0, 4.0], [1.0f64, 1.0]);
+/// let mut c = [0.0f64; 2];
+/// // C (2x1) = A (2x2, column-major) · B (2x1).
+/// unsafe { cute_layout::gemm::gemm(2, 1, 2, 1.0, a.as_ptr(), 1, 2, b.as_ptr(), 1, 2, 0.0, c.as_mut_ptr(), 1, 2) };
+/// assert_eq!(c, [4.0, 6.0]);
+/// ```
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn gemm<T: GemmScalar>(
     m: usize,
@@ -425,6 +506,20 @@ pub unsafe fn gemm<T: GemmScalar>(
 /// # Panics
 /// When some operand's offsets do not lie in its view (A and B are checked when `k > 0`,
 /// every operand only when `m, n > 0`).
+///
+/// ```
+/// use cute_layout::gemm::gemm_views;
+/// use cute_layout::kernels::{DstView, SrcView};
+///
+/// // A 2x2 block of a 4x4 column-major matrix times itself, into the block at (2,2).
+/// let m: Vec<f32> = (0..16).map(|x| x as f32).collect();
+/// let mut out = vec![0f32; 16];
+/// let a = SrcView::new(&m, 0);
+/// let mut c = DstView::new(&mut out, 0);
+/// gemm_views(2, 2, 2, 1.0, &a, 0, 1, 4, &a, 0, 1, 4, 0.0, &mut c, 10, 1, 4);
+/// // [[0,4],[1,5]]^2 = [[4,20],[5,29]]
+/// assert_eq!((out[10], out[11], out[14], out[15]), (4.0, 5.0, 20.0, 29.0));
+/// ```
 #[track_caller]
 #[allow(clippy::too_many_arguments)]
 pub fn gemm_views<T: GemmScalar>(

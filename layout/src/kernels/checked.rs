@@ -90,6 +90,16 @@ impl Program<'_> {
 /// A [`Program`] with its [`Extremes`], computed by [`CopyProgram::new`] (the fields are
 /// private, so they are always the program's). In emitted code it is a `const`, so the
 /// extremes are constants and [`copy`]'s check is one comparison per bound.
+///
+/// ```
+/// use cute_layout::kernels::{Body, CopyProgram, Extremes, Loop, Program};
+///
+/// let loops = [Loop { extent: 8, src: 8, dst: 1 }];
+/// let p = CopyProgram::new(Program { body: Body::Run { len: 8, src: 1, dst: 8 }, loops: &loops, src_base: 0, dst_base: 0 });
+/// assert_eq!(p.extremes(), Some(Extremes { src: (0, 63), dst: (0, 63) }));
+/// let empty = CopyProgram::new(Program { body: Body::Run { len: 0, src: 1, dst: 1 }, loops: &[], src_base: 0, dst_base: 0 });
+/// assert_eq!(empty.extremes(), None);                    // copies nothing
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CopyProgram<'a> {
     program: Program<'a>,
@@ -141,6 +151,27 @@ fn outside(src: (isize, isize), dst: (isize, isize), e: &Extremes) -> ! {
 ///
 /// # Panics
 /// When the program's [`Extremes`] do not lie in the views.
+///
+/// ```
+/// use cute_layout::kernels::{Body, CopyProgram, DstView, Loop, Program, SrcView, copy};
+///
+/// // A 4x3 column-major matrix (leading dimension 4) into a row-major one: at each of the
+/// // 3 columns, a run of 4 elements with source stride 1 and destination stride 3.
+/// const LOOPS: [Loop; 1] = [Loop { extent: 3, src: 4, dst: 1 }];
+/// const P: CopyProgram = CopyProgram::new(Program {
+///     body: Body::Run { len: 4, src: 1, dst: 3 },
+///     loops: &LOOPS,
+///     src_base: 0,
+///     dst_base: 0,
+/// });
+/// let src: Vec<u32> = (0..12).collect();
+/// let mut dst = [0u32; 12];
+/// copy(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &P);
+/// assert_eq!(dst, [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]);
+/// // The extremes are checked against the views: a short destination panics.
+/// let short = std::panic::catch_unwind(|| copy(SrcView::new(&src, 0), DstView::new(&mut [0u32; 11], 0), &P));
+/// assert!(short.is_err());
+/// ```
 #[inline]
 #[track_caller]
 pub fn copy<T: Element>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, program: &CopyProgram<'_>) {
@@ -162,6 +193,18 @@ pub const UNROLL_MAX: usize = 64;
 /// of `loops` from `(src_base, dst_base)`, `dst[d + pd] = src[s + ps]` for each pair
 /// `(ps, pd)` in order; with its [`Extremes`] computed by [`UnrolledCopy::new`] (private
 /// fields, as [`CopyProgram`]).
+///
+/// ```
+/// use cute_layout::kernels::{DstView, Loop, SrcView, UnrolledCopy, copy_unrolled};
+///
+/// // A 2x3 transpose body (source pairs (s, d)) at each of 2 points 6 elements apart.
+/// const LOOPS: [Loop; 1] = [Loop { extent: 2, src: 6, dst: 6 }];
+/// const U: UnrolledCopy<6> = UnrolledCopy::new(&LOOPS, 0, 0, [(0, 0), (2, 1), (4, 2), (1, 3), (3, 4), (5, 5)]);
+/// let src: Vec<u8> = (0..12).collect();
+/// let mut dst = [0u8; 12];
+/// copy_unrolled(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &U);
+/// assert_eq!(dst, [0, 2, 4, 1, 3, 5, 6, 8, 10, 7, 9, 11]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UnrolledCopy<'a, const N: usize> {
     loops: &'a [Loop],
@@ -246,6 +289,16 @@ pub fn copy_unrolled<T: Element, const N: usize>(
 ///
 /// # Panics
 /// When an offset lies outside its view (the elements before index `i` are copied).
+///
+/// ```
+/// use cute_layout::kernels::{DstView, SrcView, copy_indexed};
+///
+/// // Reverse 5 elements: index i reads offset i and writes offset 4 - i.
+/// let src = [1i32, 2, 3, 4, 5];
+/// let mut dst = [0i32; 5];
+/// copy_indexed(SrcView::new(&src, 0), DstView::new(&mut dst, 0), 5, |i| (i as isize, 4 - i as isize));
+/// assert_eq!(dst, [5, 4, 3, 2, 1]);
+/// ```
 #[inline]
 #[track_caller]
 pub fn copy_indexed<T: Element>(

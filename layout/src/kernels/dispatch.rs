@@ -88,6 +88,15 @@ fn detected() -> Level {
 /// The level the kernels run at: the highest the CPU supports, capped by the environment
 /// variable `LAYOUT_SIMD_LEVEL=portable|avx2|avx512` (read once, at the first call) and by
 /// [`force_level`]. Detection runs once; later calls are one atomic load.
+///
+/// ```
+/// use cute_layout::kernels::{Level, level};
+///
+/// let l = level();
+/// assert!(l >= Level::Portable);
+/// #[cfg(not(target_arch = "x86_64"))]
+/// assert_eq!(l, Level::Portable);
+/// ```
 #[inline]
 pub fn level() -> Level {
     match CURRENT.load(Ordering::Relaxed) {
@@ -102,6 +111,15 @@ pub fn level() -> Level {
 /// Makes the kernels run at `l`, or at the detected level if `l` is higher (a level the CPU
 /// lacks is never used); returns the level now in effect. For tests and measurements: it
 /// affects every thread, and a level forced lower can be raised again up to the detected one.
+///
+/// ```
+/// use cute_layout::kernels::{Level, force_level, level};
+///
+/// let detected = force_level(Level::Avx512);      // as high as the CPU allows
+/// assert_eq!(force_level(Level::Portable), Level::Portable);
+/// assert_eq!(level(), Level::Portable);           // every kernel now runs the portable code
+/// assert_eq!(force_level(Level::Avx512), detected); // and back
+/// ```
 pub fn force_level(l: Level) -> Level {
     let l = l.min(detected());
     CURRENT.store(l.to_u8(), Ordering::Relaxed);

@@ -9,6 +9,14 @@ mod sealed {
 /// An element the copy kernels can move: a primitive integer or float of 1, 2, 4 or 8 bytes
 /// (sealed). [`run`](super::run) forwards each width to one precompiled, non-generic driver,
 /// so the loops run at this crate's optimization level whatever the caller's.
+///
+/// ```
+/// use cute_layout::kernels::{Element, Width};
+///
+/// assert_eq!(<f32 as Element>::WIDTH, Width::W4);
+/// assert_eq!(<i16 as Element>::WIDTH, Width::W2);
+/// assert_eq!(<usize as Element>::WIDTH, if cfg!(target_pointer_width = "64") { Width::W8 } else { Width::W4 });
+/// ```
 pub trait Element: Copy + Send + Sync + 'static + sealed::Sealed {
     /// The width in bytes: 1, 2, 4 or 8.
     const WIDTH: Width;

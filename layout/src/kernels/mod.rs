@@ -4,7 +4,10 @@
 //! calls [`copy`](crate::kernels::copy), which checks the program's extremes against the
 //! [`SrcView`](crate::kernels::SrcView) and [`DstView`](crate::kernels::DstView) of its
 //! arguments and runs [`run`](crate::kernels::run); the big loops live here, compiled at this
-//! crate's optimization level (see KERNELS in the docs).
+//! crate's optimization level, not the caller's: in a debug build,
+//! `[profile.dev.package.cute-layout] opt-level = 3` in your manifest keeps them fast while
+//! your own code stays unoptimized ([getting started](crate::guide::getting_started#the-dependency);
+//! the figures of both builds are in the repository's BENCHMARKS.md).
 //!
 //! A program copies `dst[dst_base + Σ c_k·dst_k + body] = src[src_base + Σ c_k·src_k + body]`
 //! for every coordinate `c` of the loop nest, the body doing the innermost one or two modes.
@@ -95,6 +98,14 @@ pub enum Body {
 }
 
 /// A copy plan in the form the drivers run: a body inside a loop nest (innermost loop first).
+///
+/// ```
+/// use cute_layout::kernels::{Body, Extremes, Program};
+///
+/// // The 8x3 transpose of the README: dst[r*3 + c] = src[r + c*8].
+/// let p = Program { body: Body::Transpose { rows: 8, cols: 3, src_ld: 8, dst_ld: 3 }, loops: &[], src_base: 0, dst_base: 0 };
+/// assert_eq!(p.extremes(), Some(Extremes { src: (0, 23), dst: (0, 23) }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Program<'a> {
     /// What runs at each point of the nest.
@@ -129,6 +140,18 @@ pub struct Program<'a> {
 ///   into and valid for writes (only the program's points are written).
 /// - The source and destination regions do not overlap.
 /// - Both pointers are aligned for `T`.
+///
+/// ```
+/// use cute_layout::kernels::{Body, Program, run};
+///
+/// let p = Program { body: Body::Transpose { rows: 8, cols: 3, src_ld: 8, dst_ld: 3 }, loops: &[], src_base: 0, dst_base: 0 };
+/// let src: Vec<f32> = (0..24).map(|x| x as f32).collect();
+/// let mut dst = vec![0f32; 24];
+/// // SAFETY: the program reads offsets 0..=23 of `src` and writes 0..=23 of `dst` (its
+/// // extremes); both hold 24 elements and do not overlap.
+/// unsafe { run(src.as_ptr(), dst.as_mut_ptr(), &p) };
+/// assert_eq!(dst[..4], [0.0, 8.0, 16.0, 1.0]);
+/// ```
 #[inline]
 pub unsafe fn run<T: Element>(src: *const T, dst: *mut T, program: &Program<'_>) {
     // One contiguous block that will not stream: a `memcpy` here, without the dispatch and

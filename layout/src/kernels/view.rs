@@ -6,6 +6,15 @@ use core::marker::PhantomData;
 
 /// A shared borrow of a slice seen from an origin: offset `o` is element `origin + o` of the
 /// slice, for `o` in [`SrcView::lo`]`..=`[`SrcView::hi`] (`-origin..=len - 1 - origin`).
+///
+/// ```
+/// use cute_layout::kernels::SrcView;
+///
+/// let data = [0u8; 10];
+/// let v = SrcView::new(&data, 3);                 // offset 0 is data[3]
+/// assert_eq!((v.lo(), v.hi()), (-3, 6));
+/// assert!(v.covers(-3, 6) && !v.covers(0, 7));
+/// ```
 #[derive(Debug)]
 pub struct SrcView<'a, T> {
     ptr: *const T,
@@ -25,6 +34,14 @@ impl<T> Copy for SrcView<'_, T> {}
 
 /// An exclusive borrow of a slice seen from an origin: offset `o` is element `origin + o` of
 /// the slice, for `o` in [`DstView::lo`]`..=`[`DstView::hi`].
+///
+/// ```
+/// use cute_layout::kernels::DstView;
+///
+/// let mut data = [0u16; 8];
+/// let v = DstView::new(&mut data, 0);
+/// assert_eq!((v.lo(), v.hi()), (0, 7));
+/// ```
 #[derive(Debug)]
 pub struct DstView<'a, T> {
     ptr: *mut T,

@@ -1,4 +1,4 @@
-//! The run-time copy: [`CopyPlan`] and [`copy()`](crate::copy) over tensors of any layout.
+//! The run-time copy: [`CopyPlan`] and [`copy()`](fn@crate::copy) over tensors of any layout.
 
 use layout_core::{CopyBody, CopyMode};
 
@@ -184,6 +184,20 @@ where
 }
 
 /// [`copy()`], with layouts that cannot be copied an error.
+///
+/// ```
+/// use cute_layout::{RuntimeLayout, Tensor, TensorMut, try_copy};
+///
+/// let src = [1u16, 2, 3, 4, 5, 6];
+/// let mut dst = [0u16; 6];
+/// let rows = RuntimeLayout::<2>::new(&[(2, 3), (3, 1)]).unwrap();   // a 2x3 row-major view
+/// let cols = RuntimeLayout::<2>::new(&[(2, 1), (3, 2)]).unwrap();   // column-major
+/// try_copy(&Tensor::new(&src, rows).unwrap(), &mut TensorMut::new(&mut dst, cols).unwrap()).unwrap();
+/// assert_eq!(dst, [1, 4, 2, 5, 3, 6]);
+/// // Sizes that differ are an error, not a panic.
+/// let three = RuntimeLayout::<2>::new(&[(3, 1)]).unwrap();
+/// assert!(try_copy(&Tensor::new(&src, three).unwrap(), &mut TensorMut::new(&mut dst, cols).unwrap()).is_err());
+/// ```
 pub fn try_copy<T, S, D>(src: &Tensor<'_, T, S>, dst: &mut TensorMut<'_, T, D>) -> Result<(), PlanError>
 where
     T: Element,

@@ -1,4 +1,4 @@
-//! The run-time GEMM: [`GemmPlan`] and [`gemm()`](crate::gemm) over tensors of any layout.
+//! The run-time GEMM: [`GemmPlan`] and [`gemm()`](fn@crate::gemm) over tensors of any layout.
 
 use layout_core::GemmLeaf;
 
@@ -233,6 +233,23 @@ where
 }
 
 /// [`gemm()`], with layouts that cannot be multiplied an error.
+///
+/// ```
+/// use cute_layout::{RuntimeLayout, Tensor, TensorMut, try_gemm};
+///
+/// let a = [1.0f32, 2.0, 3.0, 4.0];                                    // A (2,2) column-major
+/// let b = [1.0f32, 1.0];                                              // B (N,K) = (1,2)
+/// let la = RuntimeLayout::<2>::new(&[(2, 1), (2, 2)]).unwrap();
+/// let lb = RuntimeLayout::<2>::new(&[(1, 2), (2, 1)]).unwrap();
+/// let lc = RuntimeLayout::<2>::new(&[(2, 1), (1, 2)]).unwrap();
+/// let mut c = [0.0f32; 2];
+/// try_gemm(1.0, &Tensor::new(&a, la).unwrap(), &Tensor::new(&b, lb).unwrap(), 0.0, &mut TensorMut::new(&mut c, lc).unwrap()).unwrap();
+/// assert_eq!(c, [4.0, 6.0]);                                          // the row sums of A
+/// // A and B disagree on K: an error, not a panic.
+/// let lk = RuntimeLayout::<2>::new(&[(1, 3), (3, 1)]).unwrap();
+/// let e = try_gemm(1.0, &Tensor::new(&a, la).unwrap(), &Tensor::new(&[1.0f32; 3], lk).unwrap(), 0.0, &mut TensorMut::new(&mut c, lc).unwrap());
+/// assert!(e.is_err());
+/// ```
 pub fn try_gemm<T, A, B, C>(
     alpha: T,
     a: &Tensor<'_, T, A>,

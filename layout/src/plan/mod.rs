@@ -1,5 +1,5 @@
-//! Kernels over tensors of any layout, planned at run time: [`copy()`](crate::copy) and
-//! [`gemm()`](crate::gemm) take tensors (static items, dynamic items, run-time layouts,
+//! Kernels over tensors of any layout, planned at run time: [`copy()`](fn@crate::copy) and
+//! [`gemm()`](fn@crate::gemm) take tensors (static items, dynamic items, run-time layouts,
 //! sub-tensors and edge tiles), plan from the layouts' values (layout-core's copy and GEMM
 //! planners, the same the macro runs at compile time) and run the same precompiled kernels as
 //! the `layout!` items. A [`CopyPlan`] or [`GemmPlan`] is the plan kept, to run many times
@@ -17,6 +17,23 @@ use crate::{LayoutError, LayoutFn};
 /// Why a run-time kernel cannot run: the planner's error (sizes that differ, a destination
 /// that writes one place twice, operands whose modes do not agree), or a tensor whose layout
 /// is not the one its plan was made for.
+///
+/// ```
+/// use cute_layout::{CopyPlan, PlanError, RuntimeLayout, Tensor, TensorMut, try_copy};
+///
+/// let four = RuntimeLayout::<1>::new(&[(4, 1)]).unwrap();
+/// let bcast = RuntimeLayout::<1>::new(&[(4, 0)]).unwrap();
+/// let src = [1u32, 2, 3, 4];
+/// let mut dst = [0u32; 4];
+/// // A destination that writes one place four times.
+/// let e = try_copy(&Tensor::new(&src, four).unwrap(), &mut TensorMut::new(&mut dst, bcast).unwrap()).unwrap_err();
+/// assert!(matches!(e, PlanError::Layout { kernel: "copy", .. }), "{e}");
+/// // A tensor over another layout than the plan's.
+/// let plan = CopyPlan::new(&four, &four).unwrap();
+/// let other = RuntimeLayout::<1>::new(&[(4, -1)]).unwrap();
+/// let e = plan.try_run(&Tensor::new(&src, other).unwrap(), &mut TensorMut::new(&mut dst, four).unwrap()).unwrap_err();
+/// assert!(matches!(e, PlanError::Mismatch { operand: "source", .. }), "{e}");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     /// The planner rejects the layouts (the error names the numbers).

@@ -10,33 +10,26 @@
 //! guarantee needs nothing from the algebra: a sub-tensor outside the slice is an error,
 //! never an access.
 //!
-//! ```
-//! use cute_layout::{SliceCoord, Tensor, Tiling, layout, parse_tiler};
-//!
-//! layout! {
-//!     pub Mat = (M,N):(1,LD);
-//! }
-//! let data: Vec<u32> = (0..40).collect();
-//! let a = Tensor::new(&data, Mat::new(4, 3, 10).unwrap()).unwrap();
-//! // Column 2: `(_, 2)`.
-//! let col = a.slice(&SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(2)])).unwrap();
-//! assert_eq!(col.iter().copied().collect::<Vec<_>>(), [20, 21, 22, 23]);
-//! // Every row, the algebra run once: sub-tensor k of `(k, _)` is row k.
-//! let rows = Tiling::slice(&a.layout_value(), &SliceCoord::Tuple(vec![SliceCoord::Int(0), SliceCoord::Free])).unwrap();
-//! let sums: Vec<u32> = (0..rows.count()).map(|k| a.sub(&rows, k).unwrap().iter().sum()).collect();
-//! assert_eq!(sums, [30, 33, 36, 39]);
-//! // The 2x3 tiles of the 4x3 matrix; tile 1 holds rows 2..4.
-//! let t = parse_tiler("[2:1,3:1]").unwrap();
-//! let tile = a.local_tile(&t, 1).unwrap();
-//! assert_eq!(tile.iter().copied().collect::<Vec<_>>(), [2, 3, 12, 13, 22, 23]);
-//! // A tiler that does not divide the matrix is the algebra's error.
-//! assert!(a.local_tile(&parse_tiler("[3:1,_]").unwrap(), 0).is_err());
-//! ```
+//! The examples are on [`Tiling`] and in the guide's [tensors](crate::guide::tensors) chapter.
 
 use super::{Tensor, TensorError, TensorMut};
 use crate::{Layout, LayoutError, LayoutFn, RUNTIME_MAX_MODES, RuntimeLayout, SliceCoord, Tiler, TrustedLayout};
 
 /// Why a sub-tensor of a run-time tensor cannot be made.
+///
+/// ```
+/// use cute_layout::{SliceCoord, SubTensorError, Tensor, Tiling, layout, parse_tiler};
+///
+/// layout! { pub Mat = (M,N):(1,LD); }
+/// let data = [0u8; 12];
+/// let a = Tensor::new(&data, Mat::new(4, 3, 4).unwrap()).unwrap();
+/// let e = a.local_tile(&parse_tiler("[3:1,3:1]").unwrap(), 0).unwrap_err();
+/// assert!(matches!(e, SubTensorError::Algebra(_)), "{e}");          // 3 does not divide 4
+/// let e = a.slice(&SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(3)])).unwrap_err();
+/// assert!(matches!(e, SubTensorError::CoordOutOfRange { .. }), "{e}"); // column 3 of 3
+/// let tiles = Tiling::local_tile(&a.layout_value(), &parse_tiler("[2:1,3:1]").unwrap()).unwrap();
+/// assert!(matches!(a.sub(&tiles, 2), Err(SubTensorError::OutOfRange { k: 2, count: 2, .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SubTensorError {
     /// The algebra rejects the slice or the tiling of the parent's layout.
@@ -80,6 +73,29 @@ pub enum SubTensorError {
 /// - [`Tiling::slice`]: the free modes of a slice coordinate over the fixed ones, k
 ///   colexicographic over the fixed modes (the values of the fixed entries are ignored, as
 ///   in a `slice` item of `layout!`).
+///
+/// ```
+/// use cute_layout::{SliceCoord, Tensor, Tiling, layout, parse_tiler};
+///
+/// layout! {
+///     pub Mat = (M,N):(1,LD);
+/// }
+/// let data: Vec<u32> = (0..40).collect();
+/// let a = Tensor::new(&data, Mat::new(4, 3, 10).unwrap()).unwrap();
+/// // Column 2: `(_, 2)`.
+/// let col = a.slice(&SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(2)])).unwrap();
+/// assert_eq!(col.iter().copied().collect::<Vec<_>>(), [20, 21, 22, 23]);
+/// // Every row, the algebra run once: sub-tensor k of `(k, _)` is row k.
+/// let rows = Tiling::slice(&a.layout_value(), &SliceCoord::Tuple(vec![SliceCoord::Int(0), SliceCoord::Free])).unwrap();
+/// let sums: Vec<u32> = (0..rows.count()).map(|k| a.sub(&rows, k).unwrap().iter().sum()).collect();
+/// assert_eq!(sums, [30, 33, 36, 39]);
+/// // The 2x3 tiles of the 4x3 matrix; tile 1 holds rows 2..4.
+/// let t = parse_tiler("[2:1,3:1]").unwrap();
+/// let tile = a.local_tile(&t, 1).unwrap();
+/// assert_eq!(tile.iter().copied().collect::<Vec<_>>(), [2, 3, 12, 13, 22, 23]);
+/// // A tiler that does not divide the matrix is the algebra's error.
+/// assert!(a.local_tile(&parse_tiler("[3:1,3:1]").unwrap(), 0).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tiling {
     sub: RuntimeLayout,
