@@ -883,7 +883,7 @@ fn for_each_nest(all: &[Mode], signed: bool, wrap: &dyn Fn(TokenStream) -> Token
         u += 1;
     }
     // A single short mode is left to the compiler, which unrolls a constant-count loop
-    // itself (and, measured, does better with the whole nest in loop form); the manual block
+    // itself (and does better with the whole nest in loop form); the manual block
     // pays off when it removes a loop level around a short innermost mode.
     if u < 2 {
         u = 0;
