@@ -85,11 +85,16 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             (
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
-                quote! {
-                    ::std::thread_local! {
-                        static #cache: #p::GemmCache<#la, #lb, #lc> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                match crate::dyn_plan::gemm_tile(k) {
+                    Some(ext) => {
+                        crate::dyn_plan::tile_call(k, ext, &t, [la, lb, lc], [&alpha, a, b, &beta, c], &facade, &p)
                     }
-                    #p::gemm_cached(&#cache, #alpha, #a, #b, #beta, #c)
+                    None => quote! {
+                        ::std::thread_local! {
+                            static #cache: #p::GemmCache<#la, #lb, #lc> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                        }
+                        #p::gemm_cached(&#cache, #alpha, #a, #b, #beta, #c)
+                    },
                 },
                 format!(
                     " `C = alpha·A·Bᵀ + beta·C` over tensors of A = `{}` (M,K), B = `{}` (N,K), C = `{}` (M,N): \

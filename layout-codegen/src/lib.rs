@@ -18,6 +18,7 @@ mod copy;
 mod ctxt;
 mod dyn_fallback;
 mod dyn_kernel;
+mod dyn_plan;
 pub mod dynamic;
 mod eval;
 mod expand;

@@ -8,6 +8,8 @@
 pub(crate) mod cache;
 mod copy_plan;
 mod gemm_plan;
+mod small;
+pub(crate) mod tile;
 
 pub use copy_plan::{CopyPlan, copy, try_copy};
 pub use gemm_plan::{GemmPlan, gemm, try_gemm};
