@@ -117,8 +117,17 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         DynKind::Gemm(_) => TokenStream::new(),
     };
     let layouts = format!(" The layouts: {}.", list(&|o| format!("`{}` = `{}`", o.name, o.notation)));
-    let planned = " Planned at run time from the tensors' layout values by the same planner as a static item, and \
-                   run by the same kernels; the plan is kept per thread and made again only when a layout changes.";
+    let planned = match crate::dyn_plan::gemm_tile(k) {
+        Some([m, n, kk]) => format!(
+            " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
+             these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."
+        ),
+        None => {
+            " Planned at run time from the tensors' layout values by the same planner as a static item, and run by \
+                 the same kernels; the plan is kept per thread and made again only when a layout changes."
+                .to_string()
+        }
+    };
     let panics = format!(
         " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
          with two values, or layouts the plan rejects (sizes that differ, a destination that writes one place twice)."

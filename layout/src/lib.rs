@@ -416,7 +416,7 @@ pub mod __private {
     pub use crate::__impl_layout_traits as impl_layout_traits;
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
-    pub use crate::gemm::small_dyn::{Strides, small_gemm_strided};
+    pub use crate::gemm::small_dyn::{Strides, small_gemm_dyn, small_gemm_strided};
     pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
     pub use crate::plan::tile::gemm_tile;
     pub use crate::small_gemm::small_gemm;

@@ -11,7 +11,7 @@
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
-use super::{GemmScalar, check_operand, reach};
+use super::{GemmScalar, check_operand, offset_range};
 use crate::kernels::{DstView, Level, SrcView, level};
 use crate::small_gemm::SmallScalar;
 
@@ -147,15 +147,93 @@ pub fn small_gemm_strided<T: GemmScalar, const M: usize, const N: usize, const K
     s: Strides,
 ) {
     const { assert!(M <= SMALL_MAX && N <= SMALL_MAX && K <= SMALL_MAX) };
-    check_operand("A", (a.lo(), a.hi()), a_at, reach(M, K, s.ars, s.acs));
-    check_operand("B", (b.lo(), b.hi()), b_at, reach(K, N, s.brs, s.bcs));
-    check_operand("C", (c.lo(), c.hi()), c_at, reach(M, N, s.crs, s.ccs));
+    check(a.lo(), a.hi(), b.lo(), b.hi(), c.lo(), c.hi(), (a_at, b_at, c_at), (M, N, K), s);
     let (a, b) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at));
     let c = c.as_mut_ptr().wrapping_offset(c_at);
     // SAFETY: every offset of A, B and C over the tile lies in its view (checked above), and a
     // view's offsets are inside its borrowed slice; C's view is an exclusive borrow, so it
     // overlaps neither A nor B; the extents are at most `SMALL_MAX` (asserted above).
     unsafe { run_scalar(Fixed::<M, N, K>, alpha, a, b, beta, c, s) }
+}
+
+/// Panics unless every offset of each operand over the problem lies in its view (`lo..=hi`
+/// of A, B and C, offset 0 of each at `at`).
+#[inline(always)]
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+fn check(
+    a_lo: isize,
+    a_hi: isize,
+    b_lo: isize,
+    b_hi: isize,
+    c_lo: isize,
+    c_hi: isize,
+    at: (isize, isize, isize),
+    (m, n, k): (usize, usize, usize),
+    s: Strides,
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    let reach = |r: usize, c: usize, rs: isize, cs: isize| {
+        if r == 0 || c == 0 { Some(None) } else { offset_range(r, c, rs, cs).map(Some) }
+    };
+    let (ra, rb, rc) = (reach(m, k, s.ars, s.acs), reach(k, n, s.brs, s.bcs), reach(m, n, s.crs, s.ccs));
+    let inside = |lo: isize, hi: isize, at: isize, r: Option<Option<(isize, isize)>>| match r {
+        Some(None) => true,
+        Some(Some((min, max))) => {
+            at.checked_add(min).is_some_and(|x| lo <= x) && at.checked_add(max).is_some_and(|x| x <= hi)
+        }
+        None => false,
+    };
+    if !(inside(a_lo, a_hi, at.0, ra) && inside(b_lo, b_hi, at.1, rb) && inside(c_lo, c_hi, at.2, rc)) {
+        outside((a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi), at, (m, n, k), s);
+    }
+}
+
+/// The panic of [`check`], naming the operand (the engine's message).
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(
+    a: (isize, isize),
+    b: (isize, isize),
+    c: (isize, isize),
+    at: (isize, isize, isize),
+    (m, n, k): (usize, usize, usize),
+    s: Strides,
+) -> ! {
+    check_operand("A", a, at.0, super::reach(m, k, s.ars, s.acs));
+    check_operand("B", b, at.1, super::reach(k, n, s.brs, s.bcs));
+    check_operand("C", c, at.2, super::reach(m, n, s.crs, s.ccs));
+    unreachable!("an operand outside its view")
+}
+
+/// [`small_gemm_strided`] with run-time extents (each at most [`SMALL_MAX`]).
+///
+/// # Panics
+/// When an extent is above [`SMALL_MAX`], or some operand's offsets do not lie in its view.
+#[inline]
+#[track_caller]
+#[allow(clippy::too_many_arguments)]
+pub fn small_gemm_dyn<T: GemmScalar>(
+    (m, n, k): (usize, usize, usize),
+    alpha: T,
+    a: &SrcView<'_, T>,
+    a_at: isize,
+    b: &SrcView<'_, T>,
+    b_at: isize,
+    beta: T,
+    c: &mut DstView<'_, T>,
+    c_at: isize,
+    s: Strides,
+) {
+    assert!(m <= SMALL_MAX && n <= SMALL_MAX && k <= SMALL_MAX, "small_gemm_dyn: {m}x{n}x{k} is above {SMALL_MAX}");
+    check(a.lo(), a.hi(), b.lo(), b.hi(), c.lo(), c.hi(), (a_at, b_at, c_at), (m, n, k), s);
+    let (a, b) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at));
+    let c = c.as_mut_ptr().wrapping_offset(c_at);
+    // SAFETY: as in `small_gemm_strided`, the extents checked above.
+    unsafe { run_scalar(Dyn { m, n, k }, alpha, a, b, beta, c, s) }
 }
 
 /// [`run`] for a [`GemmScalar`] (`f32` or `f64`, the types of [`SmallScalar`]).
