@@ -265,10 +265,18 @@ fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-')).unwrap_or_default();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("threads {threads}, load average at the start: {}", load.trim());
-    if threads == 1
-        && let Some((p32, p64)) = peak()
-    {
+    if let Some((p32, p64)) = peak() {
         println!("FMA peak of one core: f32 {p32:.1} GFLOP/s, f64 {p64:.1} GFLOP/s");
+    }
+    if threads > 1 {
+        // Every pool thread at once: how many cores' worth of FMA units the threads really
+        // have (hyperthreads share them).
+        let t = Instant::now();
+        let all: Vec<Option<(f64, f64)>> = rayon::broadcast(|_| peak());
+        let secs = t.elapsed().as_secs_f64();
+        let sum32: f64 = all.iter().flatten().map(|p| p.0).sum();
+        let sum64: f64 = all.iter().flatten().map(|p| p.1).sum();
+        println!("FMA peak of {threads} threads at once (sum, {secs:.1} s): f32 {sum32:.1} GFLOP/s, f64 {sum64:.1} GFLOP/s");
     }
     println!("| case | layout | faer | gemm | matrixmultiply | layout / best peer |");
     println!("|---|---|---|---|---|---|");
