@@ -276,7 +276,9 @@ fn main() {
         let secs = t.elapsed().as_secs_f64();
         let sum32: f64 = all.iter().flatten().map(|p| p.0).sum();
         let sum64: f64 = all.iter().flatten().map(|p| p.1).sum();
-        println!("FMA peak of {threads} threads at once (sum, {secs:.1} s): f32 {sum32:.1} GFLOP/s, f64 {sum64:.1} GFLOP/s");
+        println!(
+            "FMA peak of {threads} threads at once (sum, {secs:.1} s): f32 {sum32:.1} GFLOP/s, f64 {sum64:.1} GFLOP/s"
+        );
     }
     println!("| case | layout | faer | gemm | matrixmultiply | layout / best peer |");
     println!("|---|---|---|---|---|---|");
