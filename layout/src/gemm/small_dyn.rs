@@ -20,6 +20,10 @@ pub const SMALL_MAX: usize = 32;
 
 /// The extents of a problem: run-time numbers or constants.
 pub trait Extents: Copy {
+    /// Whether the extents are constants (the tiles then inline into the driver, which
+    /// unrolls them; over run-time extents each tile is a call of its own, whose prologue is
+    /// short).
+    const FIXED: bool;
     /// The extents with M and N exchanged (the problem `Cᵀ = Bᵀ·Aᵀ`).
     type Swapped: Extents;
     /// M.
@@ -44,6 +48,7 @@ pub struct Dyn {
 }
 
 impl Extents for Dyn {
+    const FIXED: bool = false;
     type Swapped = Dyn;
     #[inline(always)]
     fn m(self) -> usize {
@@ -68,6 +73,7 @@ impl Extents for Dyn {
 pub struct Fixed<const M: usize, const N: usize, const K: usize>;
 
 impl<const M: usize, const N: usize, const K: usize> Extents for Fixed<M, N, K> {
+    const FIXED: bool = true;
     type Swapped = Fixed<N, M, K>;
     #[inline(always)]
     fn m(self) -> usize {
@@ -209,10 +215,10 @@ fn outside(
     unreachable!("an operand outside its view")
 }
 
-/// [`small_gemm_strided`] with run-time extents (each at most [`SMALL_MAX`]).
+/// [`small_gemm_strided`] with run-time extents (each at most `SMALL_MAX`, 32).
 ///
 /// # Panics
-/// When an extent is above [`SMALL_MAX`], or some operand's offsets do not lie in its view.
+/// When an extent is above `SMALL_MAX`, or some operand's offsets do not lie in its view.
 #[inline]
 #[track_caller]
 #[allow(clippy::too_many_arguments)]
@@ -306,9 +312,27 @@ pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
         } else if s.ccs == 1 {
             columns(e.swap(), alpha, b, a, beta, c, s.swap())
         } else {
-            body::<T, E, false>(e, alpha, a, b, beta, c, s)
+            strided(e, alpha, a, b, beta, c, s)
         }
     }
+}
+
+/// [`body`] out of line: C contiguous in neither direction.
+///
+/// # Safety
+/// As [`body`].
+#[inline(never)]
+unsafe fn strided<T: SmallScalar, E: Extents>(
+    e: E,
+    alpha: T,
+    a: *const T,
+    b: *const T,
+    beta: T,
+    c: *mut T,
+    s: Strides,
+) {
+    // SAFETY: the caller's.
+    unsafe { body::<T, E, false>(e, alpha, a, b, beta, c, s) }
 }
 
 /// A problem with C contiguous along M (`crs = 1`), A copied to a column-major block on the
@@ -574,6 +598,30 @@ mod x86 {
         }
     }
 
+    /// [`tile512`] as a call of its own.
+    ///
+    /// # Safety
+    /// As [`tile512`].
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tile512_call<T: SmallScalar, const NV: usize, const NJ: usize>(
+        k: usize,
+        a: *const T,
+        acs: isize,
+        b: *const T,
+        brs: isize,
+        bcs: isize,
+        c: *mut T,
+        ccs: isize,
+        last: usize,
+        alpha: T,
+        beta: T,
+    ) {
+        // SAFETY: the caller's.
+        unsafe { tile512::<T, NV, NJ>(k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta) }
+    }
+
     /// The AVX-512 small GEMM with A and C contiguous along M: all rows in one tile (at most 4
     /// vectors), cut into the fewest column tiles of at most `min(24 / vectors, 12)` columns
     /// (balanced with two vectors or more, full tiles first with one), as the static kernel.
@@ -612,11 +660,19 @@ mod x86 {
             // caller's bounds); `nv ≤ 4`, `nj ≤ 24 / nv`, `nj ≤ 12`: one of the listed
             // shapes; this function's features.
             unsafe {
-                dispatch!(tile512, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta),
-                    1 => [1 2 3 4 5 6 7 8 9 10 11 12],
-                    2 => [1 2 3 4 5 6 7 8 9 10 11 12],
-                    3 => [1 2 3 4 5 6 7 8],
-                    4 => [1 2 3 4 5 6])
+                if E::FIXED {
+                    dispatch!(tile512, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta),
+                        1 => [1 2 3 4 5 6 7 8 9 10 11 12],
+                        2 => [1 2 3 4 5 6 7 8 9 10 11 12],
+                        3 => [1 2 3 4 5 6 7 8],
+                        4 => [1 2 3 4 5 6])
+                } else {
+                    dispatch!(tile512_call, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta),
+                        1 => [1 2 3 4 5 6 7 8 9 10 11 12],
+                        2 => [1 2 3 4 5 6 7 8 9 10 11 12],
+                        3 => [1 2 3 4 5 6 7 8],
+                        4 => [1 2 3 4 5 6])
+                }
             }
         }
     }
@@ -685,6 +741,30 @@ mod x86 {
         }
     }
 
+    /// [`tile2`] as a call of its own.
+    ///
+    /// # Safety
+    /// As [`tile2`].
+    #[inline(never)]
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn tile2_call<T: SmallScalar, const NV: usize, const NJ: usize, const FULL: bool>(
+        k: usize,
+        a: *const T,
+        acs: isize,
+        b: *const T,
+        brs: isize,
+        bcs: isize,
+        c: *mut T,
+        ccs: isize,
+        last: usize,
+        alpha: T,
+        beta: T,
+    ) {
+        // SAFETY: the caller's.
+        unsafe { tile2::<T, NV, NJ, FULL>(k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta) }
+    }
+
     /// The AVX2 small GEMM with A and C contiguous along M: row tiles of at most 2 vectors
     /// (balanced), each cut into the fewest column tiles of at most `12 / vectors` columns
     /// (balanced), as the static kernel.
@@ -729,14 +809,19 @@ mod x86 {
                 // of the problem (the caller's bounds); `nv ≤ 2`, `nj ≤ 12 / nv`: one of the
                 // listed shapes, `full` as `last` says; this function's features.
                 unsafe {
-                    if full {
-                        dispatch!(tile2 + true, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta),
-                            1 => [1 2 3 4 5 6 7 8 9 10 11 12],
-                            2 => [1 2 3 4 5 6])
-                    } else {
-                        dispatch!(tile2 + false, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta),
-                            1 => [1 2 3 4 5 6 7 8 9 10 11 12],
-                            2 => [1 2 3 4 5 6])
+                    match (E::FIXED, full) {
+                        (true, true) => {
+                            dispatch!(tile2 + true, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta), 1 => [1 2 3 4 5 6 7 8 9 10 11 12], 2 => [1 2 3 4 5 6])
+                        }
+                        (true, false) => {
+                            dispatch!(tile2 + false, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta), 1 => [1 2 3 4 5 6 7 8 9 10 11 12], 2 => [1 2 3 4 5 6])
+                        }
+                        (false, true) => {
+                            dispatch!(tile2_call + true, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta), 1 => [1 2 3 4 5 6 7 8 9 10 11 12], 2 => [1 2 3 4 5 6])
+                        }
+                        (false, false) => {
+                            dispatch!(tile2_call + false, (nv, nj), (k, a, acs, b, brs, bcs, c, ccs, last, alpha, beta), 1 => [1 2 3 4 5 6 7 8 9 10 11 12], 2 => [1 2 3 4 5 6])
+                        }
                     }
                 }
             }
