@@ -208,6 +208,17 @@ layout! {
     pub OB = (9,1):(1,9);
     pub OC = (13,9):(1,LDC) where LDC >= 13;
     pub fn odd = gemm(f64, OA, OB, OC);
+    /// Run-time extents and strides, one leaf per mode: M, N and K read at each call.
+    pub DynA = (M,K):(1,LDA) where LDA >= M;
+    pub DynB = (N,K):(LDB,1) where LDB >= K;
+    pub DynC = (M,N):(1,LDC) where LDC >= M;
+    pub fn dyn_cols = gemm(f32, DynA, DynB, DynC);
+    pub fn dyn_cols_f64 = gemm(f64, DynA, DynB, DynC);
+    /// Row-major A and C, a reversed B.
+    pub RowA = (M,K):(LDA,1) where LDA >= K;
+    pub RevB = (N,K):(-1,LDB) where LDB >= N;
+    pub RowC = (M,N):(LDC,1) where LDC >= N;
+    pub fn dyn_rows = gemm(f64, RowA, RevB, RowC);
     /// C without a fact: the planner decides whether it writes one place twice.
     pub UC = (8,8):(1,LDC);
     pub fn unchecked_c = gemm(f32, TA, TB, UC);
@@ -279,4 +290,30 @@ fn a_tile_c_that_writes_one_place_twice_is_the_planners_error() {
     // With a leading dimension of 8 it runs: every C(i,j) = 8.
     unchecked_c(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, UC::new(8).unwrap()).unwrap());
     assert!(c.iter().all(|&v| v == 8.0), "{c:?}");
+}
+
+#[test]
+fn run_time_extents_read_at_each_call_match_the_reference() {
+    at_each_level(|l| {
+        let mut r = Rng(101 + l as u64);
+        for case in 0..40 {
+            // Mostly small (the small kernel), some above 32 (the kept plan).
+            let top = if case % 5 == 0 { 48 } else { 32 };
+            let (m, n, k) = (1 + r.below(top), 1 + r.below(top), 1 + r.below(top));
+            let pad = |r: &mut Rng| r.below(3);
+            let (a, b, c) = (
+                DynA::new(m, k, m + pad(&mut r)).unwrap(),
+                DynB::new(n, k, k + pad(&mut r)).unwrap(),
+                DynC::new(m, n, m + pad(&mut r)).unwrap(),
+            );
+            tile_case::<f32, _, _, _>(&mut r, l, (m, n, k), a, b, c, dyn_cols);
+            tile_case::<f64, _, _, _>(&mut r, l, (m, n, k), a, b, c, dyn_cols_f64);
+            let (a, b, c) = (
+                RowA::new(m, k, k + pad(&mut r)).unwrap(),
+                RevB::new(n, k, n + pad(&mut r)).unwrap(),
+                RowC::new(m, n, n + pad(&mut r)).unwrap(),
+            );
+            tile_case::<f64, _, _, _>(&mut r, l, (m, n, k), a, b, c, dyn_rows);
+        }
+    });
 }

@@ -3,7 +3,7 @@
 //! kernel's instantiation, so there is no plan to make or keep.
 
 use super::{GemmPlan, PlanError};
-use crate::gemm::small_dyn::{Strides, small_gemm_strided};
+use crate::gemm::small_dyn::{SMALL_MAX, Strides, small_gemm_dyn, small_gemm_strided};
 use crate::gemm::{GemmScalar, injective};
 use crate::kernels::{DstView, SrcView};
 use crate::{Tensor, TensorMut, TrustedLayout};
@@ -39,6 +39,37 @@ where
     let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
     let base = c.base();
     small_gemm_strided::<T, M, N, K>(alpha, &av, 0, &bv, 0, beta, &mut DstView::new(c.as_mut_slice(), base), 0, s);
+    Ok(())
+}
+
+/// [`gemm_tile`] with run-time extents `(M, N, K)` (read from the layouts by the item, each
+/// at most `SMALL_MAX`; a larger one is planned at run time).
+///
+/// # Panics
+/// As [`gemm_tile`].
+#[inline]
+#[track_caller]
+pub fn gemm_small<T, A, B, C>(
+    alpha: T,
+    a: &Tensor<'_, T, A>,
+    b: &Tensor<'_, T, B>,
+    beta: T,
+    c: &mut TensorMut<'_, T, C>,
+    (m, n, k): (usize, usize, usize),
+    s: Strides,
+) -> Result<(), PlanError>
+where
+    T: GemmScalar,
+    A: TrustedLayout + PartialEq,
+    B: TrustedLayout + PartialEq,
+    C: TrustedLayout + PartialEq,
+{
+    if m > SMALL_MAX || n > SMALL_MAX || k > SMALL_MAX || !injective(m, n, s.crs, s.ccs) {
+        return planned(alpha, a, b, beta, c);
+    }
+    let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
+    let base = c.base();
+    small_gemm_dyn((m, n, k), alpha, &av, 0, &bv, 0, beta, &mut DstView::new(c.as_mut_slice(), base), 0, s);
     Ok(())
 }
 
