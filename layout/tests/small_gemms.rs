@@ -317,3 +317,65 @@ fn run_time_extents_read_at_each_call_match_the_reference() {
         }
     });
 }
+
+/// The checked small-kernel entries the items call: an operand outside its view is a panic
+/// naming it; a huge stride on an extent-1 mode is never stepped and runs.
+#[test]
+fn the_small_kernel_entries_check_every_operand() {
+    use cute_layout::__private::{Strides, small_gemm_dyn, small_gemm_strided};
+    use cute_layout::kernels::{DstView, SrcView};
+    let (a, b) = ([1f32; 64], [2f32; 64]);
+    let mut c = [0f32; 64];
+    let s = Strides { ars: 1, acs: 8, brs: 1, bcs: 8, crs: 1, ccs: 8 };
+    let short = std::panic::catch_unwind(|| {
+        let mut c = [0f32; 64];
+        small_gemm_strided::<f32, 8, 8, 8>(
+            1.0,
+            &SrcView::new(&a[..63], 0),
+            0,
+            &SrcView::new(&b, 0),
+            0,
+            0.0,
+            &mut DstView::new(&mut c, 0),
+            0,
+            s,
+        );
+    })
+    .unwrap_err();
+    let msg = short.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.starts_with("gemm: A addresses offsets"), "{msg}");
+    let short = std::panic::catch_unwind(|| {
+        let mut c = [0f32; 63];
+        small_gemm_dyn(
+            (8, 8, 8),
+            1.0,
+            &SrcView::new(&a, 0),
+            0,
+            &SrcView::new(&b, 0),
+            0,
+            0.0,
+            &mut DstView::new(&mut c, 0),
+            0,
+            s,
+        );
+    })
+    .unwrap_err();
+    let msg = short.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.starts_with("gemm: C addresses offsets"), "{msg}");
+    // 1×8×1 with a huge row stride on the extent-1 M mode and K mode: C(0,j) = 1·2.
+    let huge = Strides { ars: isize::MAX, acs: isize::MIN + 1, brs: 1 << 60, bcs: 1, crs: -(1 << 61), ccs: 1 };
+    small_gemm_dyn(
+        (1, 8, 1),
+        1.0,
+        &SrcView::new(&a, 0),
+        0,
+        &SrcView::new(&b, 0),
+        0,
+        0.0,
+        &mut DstView::new(&mut c, 0),
+        0,
+        huge,
+    );
+    assert_eq!(&c[..8], &[2.0; 8]);
+    assert!(c[8..].iter().all(|&x| x == 0.0));
+}

@@ -11,7 +11,7 @@
 use core::any::TypeId;
 use core::mem::MaybeUninit;
 
-use super::{GemmScalar, check_operand, offset_range};
+use super::{GemmScalar, check_operand};
 use crate::kernels::{DstView, Level, SrcView, level};
 use crate::small_gemm::SmallScalar;
 
@@ -181,38 +181,44 @@ fn check(
     if m == 0 || n == 0 {
         return;
     }
-    let reach = |r: usize, c: usize, rs: isize, cs: isize| {
-        if r == 0 || c == 0 { Some(None) } else { offset_range(r, c, rs, cs).map(Some) }
+    // With every extent at most `SMALL_MAX = 32` and every stride below 2⁵⁷ in magnitude, no
+    // sum of two offsets `(e - 1)·stride` overflows; larger strides take the checked path.
+    const LIM: usize = 1 << 57;
+    debug_assert!(m <= SMALL_MAX && n <= SMALL_MAX && k <= SMALL_MAX);
+    let big = [s.ars, s.acs, s.brs, s.bcs, s.crs, s.ccs].iter().fold(0, |acc, x| acc | x.unsigned_abs()) >= LIM;
+    let span = |r: usize, c: usize, rs: isize, cs: isize| {
+        let (x, y) = ((r as isize - 1) * rs, (c as isize - 1) * cs);
+        (x.min(0) + y.min(0), x.max(0) + y.max(0))
     };
-    let (ra, rb, rc) = (reach(m, k, s.ars, s.acs), reach(k, n, s.brs, s.bcs), reach(m, n, s.crs, s.ccs));
-    let inside = |lo: isize, hi: isize, at: isize, r: Option<Option<(isize, isize)>>| match r {
-        Some(None) => true,
-        Some(Some((min, max))) => {
-            at.checked_add(min).is_some_and(|x| lo <= x) && at.checked_add(max).is_some_and(|x| x <= hi)
-        }
-        None => false,
+    let inside = |lo: isize, hi: isize, at: isize, (min, max): (isize, isize)| {
+        at.checked_add(min).is_some_and(|x| lo <= x) && at.checked_add(max).is_some_and(|x| x <= hi)
     };
-    if !(inside(a_lo, a_hi, at.0, ra) && inside(b_lo, b_hi, at.1, rb) && inside(c_lo, c_hi, at.2, rc)) {
-        outside((a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi), at, (m, n, k), s);
+    let ok = !big
+        && (k == 0
+            || inside(a_lo, a_hi, at.0, span(m, k, s.ars, s.acs))
+                && inside(b_lo, b_hi, at.1, span(k, n, s.brs, s.bcs)))
+        && inside(c_lo, c_hi, at.2, span(m, n, s.crs, s.ccs));
+    if !ok {
+        exact((a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi), at, (m, n, k), s);
     }
 }
 
-/// The panic of [`check`], naming the operand (the engine's message).
+/// The exact check of every operand with checked arithmetic (the engine's), which panics
+/// naming the operand outside its view.
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn outside(
+fn exact(
     a: (isize, isize),
     b: (isize, isize),
     c: (isize, isize),
     at: (isize, isize, isize),
     (m, n, k): (usize, usize, usize),
     s: Strides,
-) -> ! {
+) {
     check_operand("A", a, at.0, super::reach(m, k, s.ars, s.acs));
     check_operand("B", b, at.1, super::reach(k, n, s.brs, s.bcs));
     check_operand("C", c, at.2, super::reach(m, n, s.crs, s.ccs));
-    unreachable!("an operand outside its view")
 }
 
 /// [`small_gemm_strided`] with run-time extents (each at most `SMALL_MAX`, 32).
