@@ -224,16 +224,16 @@ pub fn explain(text: &str) -> Result<String, String> {
 /// `explain` with numbers for the symbols (`--let M=64`): the steps for that instance. Without
 /// numbers, an expression over symbols is explained by its symbolic result and conditions.
 pub fn explain_with(text: &str, lets: &[(String, i64)]) -> Result<String, String> {
-    explain_for(text, lets, layout_core::detected_caches())
+    explain_for(text, lets, layout_plan::detected_caches())
 }
 
 /// [`explain`], with a GEMM's blocks shown for the given caches (`None`: the constant blocks),
 /// so that the text does not depend on the machine.
-pub fn explain_for_caches(text: &str, caches: Option<layout_core::CacheSizes>) -> Result<String, String> {
+pub fn explain_for_caches(text: &str, caches: Option<layout_plan::CacheSizes>) -> Result<String, String> {
     explain_for(text, &[], caches)
 }
 
-fn explain_for(text: &str, lets: &[(String, i64)], caches: Option<layout_core::CacheSizes>) -> Result<String, String> {
+fn explain_for(text: &str, lets: &[(String, i64)], caches: Option<layout_plan::CacheSizes>) -> Result<String, String> {
     if let Some(plan) = explain_copy(text, caches) {
         no_lets(lets)?;
         return plan;
@@ -278,7 +278,7 @@ fn explain_dynamic(text: &str, lets: &[(String, i64)]) -> Result<String, String>
 
 /// `explain 'copy(S, D[, overlapping])'`: the copy plan `layout!` would run for a
 /// `pub fn NAME = copy(S, D);` item; `None` when the text is not a copy.
-fn explain_copy(text: &str, caches: Option<layout_core::CacheSizes>) -> Option<Result<String, String>> {
+fn explain_copy(text: &str, caches: Option<layout_plan::CacheSizes>) -> Option<Result<String, String>> {
     use layout_core::notation::{Env, ExprKind, evaluate_expr, parse};
     let expr = parse(text).ok()?;
     let ExprKind::Call { name, args, .. } = &expr.kind else { return None };
@@ -300,7 +300,7 @@ fn explain_copy(text: &str, caches: Option<layout_core::CacheSizes>) -> Option<R
     let side = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
     Some(side(0).and_then(|s| {
         let d = side(1)?;
-        layout_core::copy_plan(&s, &d, overlapping).map(|p| p.to_string()).map_err(|e| match e.help() {
+        layout_plan::copy_plan(&s, &d, overlapping).map(|p| p.to_string()).map_err(|e| match e.help() {
             Some(h) => format!("rejected: {e}\nhelp: {h}"),
             None => format!("rejected: {e}"),
         })
@@ -311,23 +311,23 @@ fn explain_copy(text: &str, caches: Option<layout_core::CacheSizes>) -> Option<R
 fn explain_gemm(
     text: &str,
     args: &[layout_core::notation::Expr],
-    caches: Option<layout_core::CacheSizes>,
+    caches: Option<layout_plan::CacheSizes>,
 ) -> Result<String, String> {
     use layout_core::notation::{Env, evaluate_expr};
     if args.len() != 4 {
         return Err(format!("`gemm(T, A, B, C)` takes 4 arguments, found {}", args.len()));
     }
     let elem = match text.get(args[0].span.start..args[0].span.end) {
-        Some("f32") => layout_core::GemmElem::F32,
-        Some("f64") => layout_core::GemmElem::F64,
+        Some("f32") => layout_plan::GemmElem::F32,
+        Some("f64") => layout_plan::GemmElem::F64,
         _ => return Err("the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`".into()),
     };
     let env = Env::new();
     let layout = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
     let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
     let rejected = |e: layout_core::LayoutError| format!("rejected: {e}");
-    let plan = layout_core::gemm_plan(&a, &b, &c).map_err(rejected)?;
-    let schedule = layout_core::gemm_schedule_for(&plan, elem, caches).map_err(rejected)?;
+    let plan = layout_plan::gemm_plan(&a, &b, &c).map_err(rejected)?;
+    let schedule = layout_plan::gemm_schedule_for(&plan, elem, caches).map_err(rejected)?;
     Ok(format!("{plan}\n{schedule}"))
 }
 

@@ -3,7 +3,8 @@
 //! error is reported at the operand responsible.
 
 use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr};
-use layout_core::{AnyLayout, Blame, CopyPlan, Layout, LayoutError, copy_plan, injectivity_witness};
+use layout_core::{AnyLayout, Blame, Layout, LayoutError};
+use layout_plan::{CopyPlan, copy_plan, injectivity_witness};
 use proc_macro2::Ident;
 
 use crate::ast::ExprTokens;

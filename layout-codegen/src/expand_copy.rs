@@ -4,7 +4,7 @@
 //! facade's precompiled drivers. A copy without a common refinement (or of a swizzled or F2
 //! layout) loops over the indices with the layouts' generated offset functions.
 
-use layout_core::{CopyBody, CopyMode, CopyPlan};
+use layout_plan::{CopyBody, CopyMode, CopyPlan};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 

@@ -5,7 +5,7 @@
 //! (no packing, no dispatch beyond one cached level); a larger one calls the facade's blocked
 //! GEMM.
 
-use layout_core::{GemmLeaf, GemmPlan};
+use layout_plan::{GemmLeaf, GemmPlan};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -15,7 +15,7 @@ use crate::fallback::KernelStandIn;
 use crate::gemm::{GemmItem, Scalar};
 
 /// The largest extent of each dimension the straight-line small kernel takes (the plan's).
-const SMALL: i64 = layout_core::GEMM_STATIC_MAX;
+const SMALL: i64 = layout_plan::GEMM_STATIC_MAX;
 
 fn scalar_type(s: Scalar) -> TokenStream {
     match s {

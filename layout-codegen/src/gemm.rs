@@ -3,7 +3,8 @@
 //! three), planned by layout-core's `gemm_plan`.
 
 use layout_core::notation::{Expr, Value};
-use layout_core::{AnyLayout, Blame, GemmPlan, Layout, LayoutError, gemm_plan};
+use layout_core::{AnyLayout, Blame, Layout, LayoutError};
+use layout_plan::{GemmPlan, gemm_plan};
 
 use crate::ast::ExprTokens;
 use crate::copy::{Operand, operand};

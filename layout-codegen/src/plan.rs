@@ -106,7 +106,7 @@ impl IndexPlan {
             offset_modes,
             leaves: with_splits(&layout.flat_modes()),
             shape: tree(layout.shape(), &mut next),
-            injective: matches!(layout_core::injectivity_witness_within(layout, INJECTIVE_ENUMERATION), Ok(None)),
+            injective: matches!(layout_plan::injectivity_witness_within(layout, INJECTIVE_ENUMERATION), Ok(None)),
         })
     }
 

@@ -6,7 +6,7 @@ use super::Body;
 use super::nest::{Plan, for_each};
 use core::mem::size_of;
 use core::ptr::{copy_nonoverlapping, read_unaligned, write_unaligned};
-use layout_core::BlockingLevel;
+use layout_plan::BlockingLevel;
 
 /// The unsigned integer of each element width: what the drivers move.
 pub(super) trait Word: Copy + 'static {}
@@ -27,7 +27,7 @@ pub(super) trait Tile<W: Word> {
     /// destination row of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
 
-    /// The level whose cache blocking ([`layout_core::transpose_blocking_at`]) these tiles
+    /// The level whose cache blocking ([`layout_plan::transpose_blocking_at`]) these tiles
     /// run in.
     const LEVEL: BlockingLevel = BlockingLevel::Portable;
 
@@ -67,7 +67,7 @@ pub(super) trait Tile<W: Word> {
     fn fence() {}
 }
 
-/// The cache blocks of a transpose ([`layout_core::TransposeBlocking`] in the drivers'
+/// The cache blocks of a transpose ([`layout_plan::TransposeBlocking`] in the drivers'
 /// integers): `rows × cols` elements per block, tiles across each block first or down it
 /// first, streaming stores or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +92,7 @@ impl Blocks {
         level: BlockingLevel,
     ) -> Blocks {
         let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
-        let b = layout_core::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
+        let b = layout_plan::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
         let u = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
         Blocks { rows: u(b.rows), cols: u(b.cols), across_first: b.across_first, stream: b.stream }
     }
@@ -671,7 +671,7 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     if blocks.stream && !nt {
         blocks = if K::LEVEL == BlockingLevel::Avx2 {
             // The same stripes, cut into the blocks of a copy that is not streamed.
-            Blocks { rows: layout_core::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
+            Blocks { rows: layout_plan::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
         } else {
             Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable)
         };

@@ -25,7 +25,7 @@
 //!   everything else a scalar loop unrolled by 8 with independent loads;
 //! - a transpose: register tiles (AVX-512 16×16 of 4-byte and 8×8 of 8-byte elements, AVX2
 //!   8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements) inside the cache
-//!   blocks of `layout_core::transpose_blocking_at` for the level. AVX-512: 4 KiB square
+//!   blocks of `layout_plan::transpose_blocking_at` for the level. AVX-512: 4 KiB square
 //!   blocks while the copy fits the caches (the destination lines ahead prefetched); once the
 //!   whole destination exceeds 1 MiB, column stripes 128 bytes wide, two tiles across then
 //!   down, written with streaming stores. AVX2: column stripes one 64-byte

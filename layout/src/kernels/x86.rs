@@ -5,7 +5,7 @@ use super::Program;
 use super::driver::{Blocks, ScalarTile, Stream, Strided, Tile, blocked, drive};
 use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
-use layout_core::BlockingLevel;
+use layout_plan::BlockingLevel;
 
 /// AVX-512 16×16 tiles of 4-byte words.
 pub(super) struct Avx512W4;

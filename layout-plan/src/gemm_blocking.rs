@@ -17,9 +17,9 @@
 
 use std::fmt;
 
-use crate::checked;
-use crate::error::{LayoutError, Result};
-use crate::layout::Layout;
+use layout_core::Layout;
+use layout_core::checked;
+use layout_core::{LayoutError, Result};
 
 /// A SIMD dispatch level of the engine (the levels of the copy kernels).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use layout_core::{CopyBody, CopyPlan, LayoutError, copy_plan, max_common_vector, parse_layout};
+use layout_core::{LayoutError, max_common_vector, parse_layout};
+use layout_plan::{CopyBody, CopyPlan, copy_plan};
 use proptest::prelude::*;
 
 fn plan(s: &str, d: &str) -> CopyPlan {
@@ -190,8 +191,8 @@ proptest! {
 /// choices and may change): square power-of-two blocks that fit `SQUARE_BLOCK_BYTES` while the
 /// copy stays in the caches, and line-wide streamed column stripes once the destination exceeds
 /// the streaming threshold and its rows start lines.
-fn check_blocking(level: layout_core::BlockingLevel, rows: i64, cols: i64, ld: i64, points: i64, e: i64) {
-    use layout_core::{
+fn check_blocking(level: layout_plan::BlockingLevel, rows: i64, cols: i64, ld: i64, points: i64, e: i64) {
+    use layout_plan::{
         AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
         STREAM_BYTES, STREAM_ROW_BYTES, transpose_blocking_at,
     };
@@ -226,7 +227,7 @@ fn check_blocking(level: layout_core::BlockingLevel, rows: i64, cols: i64, ld: i
 
 #[test]
 fn transpose_blocking_streams_column_stripes_beyond_the_caches() {
-    use layout_core::{AVX2_STREAM_BYTES, BlockingLevel, STREAM_BYTES, transpose_blocking, transpose_blocking_at};
+    use layout_plan::{AVX2_STREAM_BYTES, BlockingLevel, STREAM_BYTES, transpose_blocking, transpose_blocking_at};
     let levels = [BlockingLevel::Portable, BlockingLevel::Avx2, BlockingLevel::Avx512];
     for e in [1, 2, 4, 8] {
         // Square destinations just below and above each streaming threshold (a whole copy of
@@ -269,7 +270,7 @@ fn the_plan_of_a_transpose_names_its_blocking() {
     let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
     for e in [4, 8] {
         let b = p.transpose_blocking(e).unwrap();
-        assert_eq!(b, layout_core::transpose_blocking(1024, 1024, 1024, 1, e, true));
+        assert_eq!(b, layout_plan::transpose_blocking(1024, 1024, 1024, 1, e, true));
         let text = p.to_string();
         assert!(text.contains(&format!("{e}-byte")) && text.contains(&b.to_string()), "{text}");
     }

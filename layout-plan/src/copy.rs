@@ -23,10 +23,10 @@
 use std::fmt;
 
 use crate::blocking::{TransposeBlocking, transpose_blocking};
-use crate::checked;
-use crate::coalesce::coalesce;
-use crate::error::{LayoutError, Result};
-use crate::layout::Layout;
+use layout_core::Layout;
+use layout_core::checked;
+use layout_core::coalesce;
+use layout_core::{LayoutError, Result};
 
 /// The largest destination the injectivity check enumerates when the sorted-stride test does
 /// not decide it.

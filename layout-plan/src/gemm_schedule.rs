@@ -7,13 +7,13 @@
 
 use std::fmt;
 
-use crate::error::Result;
 use crate::gemm::{GemmLeaf, GemmPlan};
 use crate::gemm_blocking::{
     BPanelOrder, CacheSizes, GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem,
     GemmLevel, Packer, gemm_blocking, gemm_direct, gemm_transposes,
 };
-use crate::layout::Layout;
+use layout_core::Layout;
+use layout_core::Result;
 
 /// The largest extent of each of M, N and K of a kernel call that the straight-line static
 /// kernel takes (every extent and stride a constant, no packing).
@@ -94,7 +94,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     let (k, k_rest) = GemmPlan::split(&plan.k_leaves);
     let mut calls: i64 = 1;
     for l in plan.batch_leaves.iter().chain(&m_rest).chain(&n_rest).chain(&k_rest) {
-        calls = crate::checked::mul(calls, l.extent)?;
+        calls = layout_core::checked::mul(calls, l.extent)?;
     }
     let transposed = transposes(&m, &n);
     let (em, en) = if transposed { (n.extent, m.extent) } else { (m.extent, n.extent) };
@@ -321,7 +321,7 @@ impl fmt::Display for GemmSchedule {
 mod tests {
     use super::*;
     use crate::gemm::gemm_plan;
-    use crate::notation::parse_layout;
+    use layout_core::parse_layout;
 
     fn schedule(a: &str, b: &str, c: &str, elem: GemmElem) -> GemmSchedule {
         let l = |s: &str| parse_layout(s).unwrap();
