@@ -24,14 +24,18 @@ mod copy;
 mod gemm;
 pub mod gemm_blocking;
 mod gemm_schedule;
+mod level;
+mod program;
 
 pub use blocking::{
-    AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
-    STREAM_BYTES, STREAM_ROW_BYTES, TransposeBlocking, transpose_blocking, transpose_blocking_at,
+    AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, LINE_BYTES, SQUARE_BLOCK_BYTES, STREAM_BYTES,
+    STREAM_ROW_BYTES, TransposeBlocking, transpose_blocking, transpose_blocking_at,
 };
 pub use copy::{
     CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness, injectivity_witness_within,
 };
 pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
-pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, detected_caches};
+pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, detected_caches};
 pub use gemm_schedule::{GEMM_STATIC_MAX, GemmRegime, GemmSchedule, LevelSchedule, gemm_schedule, gemm_schedule_for};
+pub use level::Level;
+pub use program::{Body, Extremes, Loop, Program, ProgramBuf, ProgramRange};

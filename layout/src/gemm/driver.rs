@@ -709,10 +709,7 @@ pub unsafe fn write_back<T: GemmScalar>(
 /// Asserts that kernel `K`'s constants, edge kernels, B panel stride and direct tile are
 /// those of the plan's blocking for `level` (tests: the one source of truth).
 #[cfg(test)]
-pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(
-    level: layout_plan::GemmLevel,
-    direct: (usize, usize),
-) -> GemmBlocking {
+pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(level: layout_plan::Level, direct: (usize, usize)) -> GemmBlocking {
     let elem = if core::mem::size_of::<T>() == 4 { layout_plan::GemmElem::F32 } else { layout_plan::GemmElem::F64 };
     let plan = layout_plan::gemm_blocking::gemm_blocking(level, elem);
     assert_eq!(K::PLAN, plan);

@@ -71,7 +71,7 @@ pub(super) unsafe fn f64_portable(p: &Problem<f64>, direct: bool) {
 mod tests {
     use super::*;
     use crate::gemm::driver::assert_agrees;
-    use layout_plan::GemmLevel;
+    use layout_plan::Level as GemmLevel;
 
     #[test]
     fn tiles_run_the_plans_blocking() {

@@ -781,7 +781,7 @@ entry!(f64_avx2, "avx2,fma", f64, Avx2F64);
 mod tests {
     use super::*;
     use crate::gemm::driver::assert_agrees;
-    use layout_plan::GemmLevel;
+    use layout_plan::Level as GemmLevel;
 
     #[test]
     fn kernels_run_the_plans_blocking() {
