@@ -7,9 +7,9 @@ use layout_core::{AnyLayout, Blame, Layout, LayoutError};
 use layout_plan::{GemmPlan, gemm_plan};
 
 use crate::ast::ExprTokens;
-use crate::copy::{Operand, operand};
 use crate::ctxt::Ctxt;
-use crate::eval::{Scope, with_help};
+use crate::kernel::copy::{Operand, operand};
+use crate::scope::{Scope, with_help};
 
 /// The element types a GEMM runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,9 +8,9 @@ use layout_plan::{Body, CopyPlan, Loop, ProgramBuf};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::copy::{CopyItem, Operand};
 use crate::expand::{Target, items, private, split_attrs};
 use crate::fallback::KernelStandIn;
+use crate::kernel::copy::{CopyItem, Operand};
 
 /// The copy function.
 pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
