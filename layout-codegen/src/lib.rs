@@ -143,6 +143,33 @@ pub fn check_kernel(text: &str) -> Result<(), String> {
     plan_kernel(text).map(drop)
 }
 
+/// What a kernel call plans to: the plan `layout! { pub fn NAME = KERNEL; }` runs.
+pub enum KernelPlan {
+    /// A copy: its plan, `None` when a side is swizzled or F2 (copied index by index).
+    Copy(Option<layout_plan::CopyPlan>),
+    /// A GEMM: the element type and the plan.
+    Gemm(layout_plan::GemmElem, layout_plan::GemmPlan),
+    /// A kernel over layouts with symbols, planned at run time from the tensors' layouts.
+    Dynamic,
+}
+
+/// The plan of a kernel call (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`), parsed and
+/// evaluated as the macro evaluates the expression of a `fn` item (no names in scope); an
+/// error is the macro's message. For the command-line tool's `layout explain`.
+pub fn plan_kernel_call(text: &str) -> Result<KernelPlan, String> {
+    Ok(match plan_kernel(text)? {
+        Kernel::Copy(c) => KernelPlan::Copy(c.plan),
+        Kernel::Gemm(g) => {
+            let elem = match g.scalar {
+                kernel::gemm::Scalar::F32 => layout_plan::GemmElem::F32,
+                kernel::gemm::Scalar::F64 => layout_plan::GemmElem::F64,
+            };
+            KernelPlan::Gemm(elem, g.plan)
+        }
+        Kernel::Dynamic(_) => KernelPlan::Dynamic,
+    })
+}
+
 /// Expands a kernel call into the function `layout! { pub fn NAME = KERNEL; }` emits, named
 /// `name`; an error is the macro's message. For the command-line tool's `layout expand`.
 pub fn expand_kernel(text: &str, name: &str) -> Result<TokenStream, String> {

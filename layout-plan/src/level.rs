@@ -20,9 +20,6 @@ pub enum Level {
 }
 
 impl Level {
-    /// Every level, lowest first.
-    pub const ALL: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
-
     /// The level named `portable` (or `scalar`, `none`), `avx2` or `avx512`, in any case and
     /// with surrounding blanks (the values of `LAYOUT_SIMD_LEVEL`).
     pub fn parse(name: &str) -> Option<Level> {

@@ -1,5 +1,5 @@
 //! Kernel items `pub fn NAME = copy(SRC, DST[, overlapping]);`: the operands are evaluated
-//! like any item (notation or earlier names), the copy is planned by layout-core, and every
+//! like any item (notation or earlier names), the copy is planned by layout-plan, and every
 //! error is reported at the operand responsible.
 
 use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr};

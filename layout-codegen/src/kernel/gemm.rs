@@ -1,6 +1,6 @@
 //! Kernel items `pub fn NAME = gemm(T, A, B, C);`: `T` is `f32` or `f64`, A `(M,K)`, B `(N,K)`
 //! and C `(M,N)` are layouts (notation or earlier names; an optional batch mode last in all
-//! three), planned by layout-core's `gemm_plan`.
+//! three), planned by layout-plan's `gemm_plan`.
 
 use layout_core::notation::{Expr, Value};
 use layout_core::{AnyLayout, Blame, Layout, LayoutError};

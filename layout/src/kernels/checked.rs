@@ -104,7 +104,7 @@ pub fn copy<T: Element>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, program: &
     unsafe { run(src.as_ptr(), dst.as_mut_ptr(), &program.program) }
 }
 
-/// The most points of a body [`copy_unrolled`] emits straight-line (layout-core's
+/// The most points of a body [`copy_unrolled`] emits straight-line (layout-plan's
 /// `UNROLL_POINTS`).
 pub const UNROLL_MAX: usize = 64;
 

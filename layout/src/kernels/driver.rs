@@ -79,7 +79,7 @@ pub(super) struct Blocks {
 }
 
 impl Blocks {
-    /// The blocking layout-core chooses for a `rows × cols` body with destination pitch
+    /// The blocking layout-plan chooses for a `rows × cols` body with destination pitch
     /// `dld`, run at `points` nest points, of `w`-byte elements, at `level`
     /// ([`Level::Portable`]: without streaming stores).
     #[inline(always)]
