@@ -1,6 +1,6 @@
 //! The run-time GEMM: [`GemmPlan`] and [`gemm()`](fn@crate::gemm) over tensors of any layout.
 
-use layout_core::GemmLeaf;
+use layout_plan::GemmLeaf;
 
 use super::small::SmallPlan;
 use super::{PlanError, same, to_isize, to_usize};
@@ -80,10 +80,10 @@ where
     /// extents of a dimension differ between two operands, the leaves of a dimension have no
     /// common refinement, or C maps two elements to one offset (the error names the numbers).
     pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
-        let plan = layout_core::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
+        let plan = layout_plan::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let split = |leaves: &[GemmLeaf]| -> Result<(Leaf, Vec<Leaf>), PlanError> {
-            let (kernel, rest) = layout_core::GemmPlan::split(leaves);
+            let (kernel, rest) = layout_plan::GemmPlan::split(leaves);
             Ok((Leaf::new(&kernel)?, rest.iter().map(Leaf::new).collect::<Result<_, _>>()?))
         };
         let (m, m_rest) = split(&plan.m_leaves)?;

@@ -13,7 +13,7 @@ use layout_core::dynamic::{DynLayout, SymTuple};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use crate::dyn_kernel::{DynKernel, DynKind};
+use crate::kernel::dynamic::{DynKernel, DynKind};
 
 /// The largest extent of a static tile's GEMM (the facade's `SMALL_MAX`).
 pub const TILE_MAX: usize = 32;

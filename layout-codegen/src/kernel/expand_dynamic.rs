@@ -6,10 +6,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::dyn_kernel::{DynKernel, DynKind};
 use crate::expand::{Target, private, split_attrs};
-use crate::expand_copy::local;
-use crate::gemm::Scalar;
+use crate::kernel::dynamic::{DynKernel, DynKind};
+use crate::kernel::expand_copy::local;
+use crate::kernel::gemm::Scalar;
 
 /// `NAME` and `try_NAME`.
 pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
@@ -35,8 +35,9 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         let (x, y) = (side(*i), side(*j));
         quote!(#p::same_symbol(#kernel, #symbol, #x, #y)?;)
     });
-    let list =
-        |f: &dyn Fn(&crate::dyn_kernel::DynOperand) -> String| k.operands.iter().map(f).collect::<Vec<_>>().join(", ");
+    let list = |f: &dyn Fn(&crate::kernel::dynamic::DynOperand) -> String| {
+        k.operands.iter().map(f).collect::<Vec<_>>().join(", ")
+    };
     let shared_doc = if k.shared.is_empty() {
         String::new()
     } else {
@@ -85,10 +86,16 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             (
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
-                match crate::dyn_plan::gemm_tile(k) {
-                    Some(ext) => {
-                        crate::dyn_plan::tile_call(k, ext, &t, [la, lb, lc], [&alpha, a, b, &beta, c], &facade, &p)
-                    }
+                match crate::kernel::dyn_plan::gemm_tile(k) {
+                    Some(ext) => crate::kernel::dyn_plan::tile_call(
+                        k,
+                        ext,
+                        &t,
+                        [la, lb, lc],
+                        [&alpha, a, b, &beta, c],
+                        &facade,
+                        &p,
+                    ),
                     None => {
                         let planned = quote! {
                             ::std::thread_local! {
@@ -96,10 +103,15 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                             }
                             #p::gemm_cached(&#cache, #alpha, #a, #b, #beta, #c)
                         };
-                        match crate::dyn_plan::gemm_direct(k) {
-                            Some(ext) => {
-                                crate::dyn_plan::direct_call(k, &ext, [&alpha, a, b, &beta, c], &facade, &p, planned)
-                            }
+                        match crate::kernel::dyn_plan::gemm_direct(k) {
+                            Some(ext) => crate::kernel::dyn_plan::direct_call(
+                                k,
+                                &ext,
+                                [&alpha, a, b, &beta, c],
+                                &facade,
+                                &p,
+                                planned,
+                            ),
                             None => planned,
                         }
                     }
@@ -125,16 +137,16 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         DynKind::Gemm(_) => TokenStream::new(),
     };
     let layouts = format!(" The layouts: {}.", list(&|o| format!("`{}` = `{}`", o.name, o.notation)));
-    let planned = match crate::dyn_plan::gemm_tile(k) {
+    let planned = match crate::kernel::dyn_plan::gemm_tile(k) {
         Some([m, n, kk]) => format!(
             " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
              these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."
         ),
-        None if crate::dyn_plan::gemm_direct(k).is_some() => format!(
+        None if crate::kernel::dyn_plan::gemm_direct(k).is_some() => format!(
             " When M, N and K are at most {}, the product runs the small kernel over run-time extents at once (no \
              plan); larger ones are planned at run time by the same planner as a static item, the plan kept per \
              thread and made again only when a layout changes.",
-            crate::dyn_plan::TILE_MAX
+            crate::kernel::dyn_plan::TILE_MAX
         ),
         None => {
             " Planned at run time from the tensors' layout values by the same planner as a static item, and run by \

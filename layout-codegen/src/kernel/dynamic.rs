@@ -11,8 +11,8 @@ use proc_macro2::{Ident, Span};
 
 use crate::ast::ExprTokens;
 use crate::ctxt::Ctxt;
-use crate::eval::Scope;
-use crate::gemm::Scalar;
+use crate::kernel::gemm::Scalar;
+use crate::scope::Scope;
 
 /// What the kernel computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +31,8 @@ pub struct DynOperand {
     /// The item's layout in notation.
     pub notation: String,
     /// The modes, when each is one leaf with a constant extent (a static shape): the extent
-    /// and the stride when it is a constant ([`crate::dyn_plan::flat_modes`]).
-    pub tile: Option<Vec<crate::dyn_plan::TileMode>>,
+    /// and the stride when it is a constant ([`crate::kernel::dyn_plan::flat_modes`]).
+    pub tile: Option<Vec<crate::kernel::dyn_plan::TileMode>>,
 }
 
 /// A kernel item over layouts with symbols.
@@ -79,20 +79,20 @@ pub fn evaluate(
         let ident = Ident::new(name, Span::call_site());
         if let Some(d) = scope.denv.get(name) {
             ranks.push(d.rank());
-            let tile = crate::dyn_plan::flat_modes(d);
+            let tile = crate::kernel::dyn_plan::flat_modes(d);
             out.push(DynOperand { name: ident, role, symbols: d.symbols.clone(), notation: d.to_string(), tile });
             continue;
         }
         match scope.env.get(name) {
             Some(Value::Layout(AnyLayout::Int(l))) => {
                 ranks.push(l.rank());
-                let tile = crate::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(l));
+                let tile = crate::kernel::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(l));
                 out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string(), tile });
             }
             Some(Value::Tuple(t)) => match Layout::column_major(t.clone()) {
                 Ok(l) => {
                     ranks.push(l.rank());
-                    let tile = crate::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(&l));
+                    let tile = crate::kernel::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(&l));
                     out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string(), tile });
                 }
                 Err(err) => {
