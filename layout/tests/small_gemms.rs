@@ -25,6 +25,11 @@ fn at_each_level(mut f: impl FnMut(Level)) {
     kernels::force_level(Level::Avx512);
 }
 
+/// Fewer cases (`LAYOUT_TEST_SMALL=1`: under valgrind in scripts/kernel-checks.sh).
+fn small_mode() -> bool {
+    std::env::var_os("LAYOUT_TEST_SMALL").is_some_and(|v| v != "0" && !v.is_empty())
+}
+
 /// SplitMix64.
 struct Rng(u64);
 
@@ -157,7 +162,7 @@ const SCALARS: [(f64, f64); 5] = [(1.0, 0.0), (0.5, 1.0), (-1.25, 0.75), (0.0, 2
 
 fn plans<T: Real>(level: Level) {
     let mut r = Rng(29 + level as u64);
-    for case in 0..120 {
+    for case in 0..if small_mode() { 24 } else { 120 } {
         let dim = |r: &mut Rng| 1 + r.below(32);
         let (m, n, k) = match case {
             0 => (32, 32, 32),
@@ -258,7 +263,7 @@ fn tile_case<T: Real, A, B, C>(
 fn static_tiles_with_run_time_strides_match_the_reference() {
     at_each_level(|l| {
         let mut r = Rng(7 + l as u64);
-        for _ in 0..6 {
+        for _ in 0..if small_mode() { 2 } else { 6 } {
             let ld = |r: &mut Rng, min: usize| min + r.below(5);
             let (a, b, c) =
                 (TA::new(ld(&mut r, 8)).unwrap(), TB::new(ld(&mut r, 8)).unwrap(), TC::new(ld(&mut r, 8)).unwrap());
@@ -296,7 +301,7 @@ fn a_tile_c_that_writes_one_place_twice_is_the_planners_error() {
 fn run_time_extents_read_at_each_call_match_the_reference() {
     at_each_level(|l| {
         let mut r = Rng(101 + l as u64);
-        for case in 0..40 {
+        for case in 0..if small_mode() { 8 } else { 40 } {
             // Mostly small (the small kernel), some above 32 (the kept plan).
             let top = if case % 5 == 0 { 48 } else { 32 };
             let (m, n, k) = (1 + r.below(top), 1 + r.below(top), 1 + r.below(top));
