@@ -422,6 +422,7 @@ pub mod __private {
     pub use crate::dyn_layout::support as dynamic;
     pub use crate::gemm::small_dyn::{Strides, small_gemm_dyn, small_gemm_strided};
     pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
+    pub use crate::plan::copy_tile::{copy_runs, copy_tile, copy_transpose};
     pub use crate::plan::tile::{gemm_small, gemm_tile};
     pub use crate::small_gemm::small_gemm;
     pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};

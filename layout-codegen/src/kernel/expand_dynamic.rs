@@ -59,11 +59,19 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             (
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
-                quote! {
-                    ::std::thread_local! {
-                        static #cache: #p::CopyCache<#s, #d> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                {
+                    let planned = quote! {
+                        ::std::thread_local! {
+                            static #cache: #p::CopyCache<#s, #d> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                        }
+                        #p::copy_cached(&#cache, #src, #dst)
+                    };
+                    match crate::kernel::dyn_copy_plan::copy_shape(k) {
+                        Some(shape) => {
+                            crate::kernel::dyn_copy_plan::copy_call(k, shape, [src, dst], &facade, &p, planned)
+                        }
+                        None => planned,
                     }
-                    #p::copy_cached(&#cache, #src, #dst)
                 },
                 format!(
                     " Copies a tensor over `{}` into a tensor over `{}`: `dst[D(i)] = src[S(i)]` for every index `i`.",
@@ -138,6 +146,9 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
     };
     let layouts = format!(" The layouts: {}.", list(&|o| format!("`{}` = `{}`", o.name, o.notation)));
     let planned = match crate::kernel::dyn_plan::gemm_tile(k) {
+        _ if let Some(shape) = crate::kernel::dyn_copy_plan::copy_shape(k) => {
+            crate::kernel::dyn_copy_plan::copy_doc(k, shape)
+        }
         Some([m, n, kk]) => format!(
             " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
              these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."

@@ -7,6 +7,7 @@
 
 pub(crate) mod cache;
 mod copy_plan;
+pub(crate) mod copy_tile;
 mod gemm_plan;
 mod small;
 pub(crate) mod tile;
