@@ -12,8 +12,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use cute_layout::gemm::gemm_views;
 use cute_layout::__private::{Strides, small_gemm_dyn, small_gemm_strided};
+use cute_layout::gemm::gemm_views;
 use cute_layout::kernels::{DstView, SrcView};
 use cute_layout::{CopyPlan, GemmPlan, Tensor, TensorMut, copy, layout};
 use faer::linalg::matmul::matmul as faer_matmul;
@@ -36,6 +36,22 @@ layout! {
     pub TB = (8,8):(LDB,1) where LDB >= 8;
     pub TC = (8,8):(1,LDC) where LDC >= 8;
     pub fn sgemm_tile8 = gemm(f32, TA, TB, TC);
+    pub fn transpose_16 = copy((16,16):(1,16), (16,16):(16,1));
+    pub fn transpose_64 = copy((64,64):(1,64), (64,64):(64,1));
+    pub fn transpose_8 = copy((8,8):(1,8), (8,8):(8,1));
+    pub fn transpose_4x8 = copy((4,8):(1,4), (4,8):(8,1));
+    /// Static tiles with run-time leading dimensions.
+    pub S8 = (8,8):(1,LDS) where LDS >= 8;
+    pub D8 = (8,8):(LDD,1) where LDD >= 8;
+    pub fn tile8_t = copy(S8, D8);
+    pub S48 = (4,8):(1,LDS) where LDS >= 4;
+    pub D48 = (4,8):(LDD,1) where LDD >= 8;
+    pub fn tile48_t = copy(S48, D48);
+}
+
+std::thread_local! {
+    /// The per-thread plan a dynamic copy item kept before its body was planned at expansion.
+    static KEPT: cute_layout::__private::CopyCache<ColMajor, RowMajor> = const { std::cell::RefCell::new(None) };
 }
 
 fn secs() -> Duration {
@@ -126,6 +142,95 @@ fn transposes(filter: &str) {
     }
 }
 
+/// Small transposes, where the plan's cost shows: the static item, the dynamic item (planned
+/// at expansion), the kept per-thread plan the dynamic item ran before, and a kept `CopyPlan`.
+fn small_transposes(filter: &str) {
+    for n in [16usize, 64] {
+        let name = format!("transpose/f32/{n}");
+        if !name.contains(filter) {
+            continue;
+        }
+        let src: Vec<f32> = (0..n * n).map(|i| i as f32).collect();
+        let (mut d1, mut d2, mut d3, mut d4) =
+            (vec![0f32; n * n], vec![0f32; n * n], vec![0f32; n * n], vec![0f32; n * n]);
+        let (sl, dl) = (ColMajor::new(n, n, n).unwrap(), RowMajor::new(n, n, n).unwrap());
+        let plan = CopyPlan::new(&sl, &dl).unwrap();
+        let s = Tensor::new(&src, sl).unwrap();
+        case(
+            &name,
+            if n == 16 { 1000 } else { 100 },
+            vec![
+                (
+                    "static item",
+                    Box::new(|| {
+                        if n == 16 {
+                            transpose_16(black_box(&src), &mut d1)
+                        } else {
+                            transpose_64(black_box(&src), &mut d1)
+                        }
+                    }),
+                ),
+                ("dynamic item", Box::new(|| transpose_dyn(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
+                (
+                    "kept plan (before)",
+                    Box::new(|| {
+                        cute_layout::__private::copy_cached(
+                            &KEPT,
+                            black_box(&s),
+                            &mut TensorMut::new(&mut d3, dl).unwrap(),
+                        )
+                        .unwrap()
+                    }),
+                ),
+                ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d4, dl).unwrap()))),
+            ],
+        );
+    }
+    for (r, c) in [(8usize, 8usize), (4, 8)] {
+        let name = format!("transpose/f32/tile {r}x{c}, ld 100");
+        if !name.contains(filter) {
+            continue;
+        }
+        let ld = 100;
+        let src: Vec<f32> = (0..ld * ld).map(|i| i as f32).collect();
+        let (mut d0, mut d1, mut d2) = (vec![0f32; r * c], vec![0f32; ld * ld], vec![0f32; ld * ld]);
+        let packed: Vec<f32> = src[..r * c].to_vec();
+        if r == 8 {
+            let (sl, dl) = (S8::new(ld).unwrap(), D8::new(ld).unwrap());
+            let s = Tensor::new(&src, sl).unwrap();
+            let plan = CopyPlan::new(&sl, &dl).unwrap();
+            case(
+                &name,
+                1000,
+                vec![
+                    ("static item (ld 8)", Box::new(|| transpose_8(black_box(&packed), &mut d0))),
+                    (
+                        "static tile, run-time ld",
+                        Box::new(|| tile8_t(black_box(&s), &mut TensorMut::new(&mut d1, dl).unwrap())),
+                    ),
+                    ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
+                ],
+            );
+        } else {
+            let (sl, dl) = (S48::new(ld).unwrap(), D48::new(ld).unwrap());
+            let s = Tensor::new(&src, sl).unwrap();
+            let plan = CopyPlan::new(&sl, &dl).unwrap();
+            case(
+                &name,
+                1000,
+                vec![
+                    ("static item (ld 4, 8)", Box::new(|| transpose_4x8(black_box(&packed), &mut d0))),
+                    (
+                        "static tile, run-time ld",
+                        Box::new(|| tile48_t(black_box(&s), &mut TensorMut::new(&mut d1, dl).unwrap())),
+                    ),
+                    ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
+                ],
+            );
+        }
+    }
+}
+
 fn sgemms(filter: &str, one: &rayon::ThreadPool) {
     let name = "sgemm/1t/1024";
     if name.contains(filter) {
@@ -143,7 +248,9 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
                     ("static item", Box::new(|| sgemm_1024(1.0, black_box(&a), &b, 0.0, &mut c1))),
                     (
                         "dynamic item",
-                        Box::new(|| sgemm_dyn(1.0, black_box(&ta), &tb, 0.0, &mut TensorMut::new(&mut c2, lc).unwrap())),
+                        Box::new(|| {
+                            sgemm_dyn(1.0, black_box(&ta), &tb, 0.0, &mut TensorMut::new(&mut c2, lc).unwrap())
+                        }),
                     ),
                     (
                         "faer",
@@ -181,7 +288,9 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
                 ),
                 (
                     "static tile, run-time strides",
-                    Box::new(|| sgemm_tile8(1.0, black_box(&sa8), &sb8, 0.0, &mut TensorMut::new(&mut c5, tc8).unwrap())),
+                    Box::new(|| {
+                        sgemm_tile8(1.0, black_box(&sa8), &sb8, 0.0, &mut TensorMut::new(&mut c5, tc8).unwrap())
+                    }),
                 ),
                 (
                     "GemmPlan::run",
@@ -224,7 +333,8 @@ fn plans(filter: &str) {
         return;
     }
     let (sl, dl) = (ColMajor::new(1000, 1000, 1000).unwrap(), RowMajor::new(1000, 1000, 1000).unwrap());
-    let (la, lb, lc) = (A::new(1024, 1024, 1024).unwrap(), B::new(1024, 1024, 1024).unwrap(), C::new(1024, 1024, 1024).unwrap());
+    let (la, lb, lc) =
+        (A::new(1024, 1024, 1024).unwrap(), B::new(1024, 1024, 1024).unwrap(), C::new(1024, 1024, 1024).unwrap());
     case(
         name,
         1000,
@@ -242,6 +352,7 @@ fn main() {
     println!("| case | first | others: best, ratio to the first (median) |");
     println!("|---|---|---|");
     transposes(&filter);
+    small_transposes(&filter);
     sgemms(&filter, &one);
     plans(&filter);
     println!("load average at the end: {}", loadavg());

@@ -65,10 +65,7 @@ snapshot!(
     copy_static_tile_run_time_strides,
     "/// A 4x8 tile of a run-time matrix, transposed straight-line.\npub TS = (4,8):(1,LDS) where LDS >= 4;\npub TD = (4,8):(LDD,1) where LDD >= 8;\npub fn tile_t = copy(TS, TD);"
 );
-snapshot!(
-    copy_undecided_over_symbols,
-    "pub S = (M,N):(LDS,LDT);\npub D = (M,N):(LDD,1);\npub fn gather = copy(S, D);"
-);
+snapshot!(copy_undecided_over_symbols, "pub S = (M,N):(LDS,LDT);\npub D = (M,N):(LDD,1);\npub fn gather = copy(S, D);");
 snapshot!(
     gemm_over_symbols,
     "pub A = (M,K):(1,LDA);\npub B = (N,K):(LDB,1);\npub C = (M,N):(1,LDC);\npub fn sgemm = gemm(f32, A, B, C);"

@@ -74,6 +74,9 @@ impl Rng {
     }
 }
 
+/// A copy item's `try_` form over a source and a destination slice.
+type Item<'a, T> = dyn FnMut(&[T], &mut [T]) -> Result<(), PlanError> + 'a;
+
 /// The largest offset `offset` takes over an `m × n` index space, plus one.
 fn cosize(m: usize, n: usize, offset: &dyn Fn(usize, usize) -> usize) -> usize {
     (0..m).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| offset(i, j) + 1).max().unwrap_or(0)
@@ -82,7 +85,6 @@ fn cosize(m: usize, n: usize, offset: &dyn Fn(usize, usize) -> usize) -> usize {
 /// Copies through `item` (its `try_` form) over `m × n` with the offset functions, into a
 /// poisoned destination, and compares the whole destination with the scalar reference; a
 /// destination that writes one place twice must be an error.
-#[allow(clippy::too_many_arguments)]
 fn check<T: Copy + PartialEq + Debug>(
     what: &str,
     (m, n): (usize, usize),
@@ -90,7 +92,7 @@ fn check<T: Copy + PartialEq + Debug>(
     dof: &dyn Fn(usize, usize) -> usize,
     value: fn(usize) -> T,
     poison: T,
-    item: &mut dyn FnMut(&[T], &mut [T]) -> Result<(), PlanError>,
+    item: &mut Item<'_, T>,
 ) {
     let src: Vec<T> = (0..cosize(m, n, so)).map(value).collect();
     let mut want = vec![poison; cosize(m, n, dof)];
@@ -124,35 +126,71 @@ fn cases<T: kernels::Element + PartialEq + Debug>(rng: &mut Rng, level: Level, v
         let what = format!("{level:?} case {case}: {m}x{n} lds {lds} ldd {ldd}");
         let s = Cm::new(m, n, lds).unwrap();
         let d = Rm::new(m, n, ldd).unwrap();
-        check(&format!("cm_to_rm {what}"), (m, n), &|i, j| i + j * lds, &|i, j| i * ldd + j, value, poison, &mut |a, b| {
-            try_cm_to_rm(&Tensor::new(a, s).unwrap(), &mut TensorMut::new(b, d).unwrap())
-        });
+        check(
+            &format!("cm_to_rm {what}"),
+            (m, n),
+            &|i, j| i + j * lds,
+            &|i, j| i * ldd + j,
+            value,
+            poison,
+            &mut |a, b| try_cm_to_rm(&Tensor::new(a, s).unwrap(), &mut TensorMut::new(b, d).unwrap()),
+        );
         // The other way: the source unit-stride along N, the destination along M.
         let ldd2 = rng.ld(m, n);
         let (s2, d2) = (Rm::new(m, n, ldd).unwrap(), Cm::new(m, n, ldd2).unwrap());
-        check(&format!("rm_to_cm {what}"), (m, n), &|i, j| i * ldd + j, &|i, j| i + j * ldd2, value, poison, &mut |a, b| {
-            try_rm_to_cm(&Tensor::new(a, s2).unwrap(), &mut TensorMut::new(b, d2).unwrap())
-        });
+        check(
+            &format!("rm_to_cm {what}"),
+            (m, n),
+            &|i, j| i * ldd + j,
+            &|i, j| i + j * ldd2,
+            value,
+            poison,
+            &mut |a, b| try_rm_to_cm(&Tensor::new(a, s2).unwrap(), &mut TensorMut::new(b, d2).unwrap()),
+        );
         let d3 = Cd::new(m, n, ldd2).unwrap();
-        check(&format!("cm_to_cd {what}"), (m, n), &|i, j| i + j * lds, &|i, j| i + j * ldd2, value, poison, &mut |a, b| {
-            try_cm_to_cd(&Tensor::new(a, s).unwrap(), &mut TensorMut::new(b, d3).unwrap())
-        });
+        check(
+            &format!("cm_to_cd {what}"),
+            (m, n),
+            &|i, j| i + j * lds,
+            &|i, j| i + j * ldd2,
+            value,
+            poison,
+            &mut |a, b| try_cm_to_cd(&Tensor::new(a, s).unwrap(), &mut TensorMut::new(b, d3).unwrap()),
+        );
         // Static tiles with run-time leading dimensions.
         let (ls, ld) = (rng.ld(4, 8), rng.ld(8, 4));
         let (s4, d4) = (T48::new(ls).unwrap(), U48::new(ld).unwrap());
-        check(&format!("tile48 {ls} {ld}"), (4, 8), &|i, j| i + j * ls, &|i, j| i * ld + j, value, poison, &mut |a, b| {
-            try_tile48(&Tensor::new(a, s4).unwrap(), &mut TensorMut::new(b, d4).unwrap())
-        });
+        check(
+            &format!("tile48 {ls} {ld}"),
+            (4, 8),
+            &|i, j| i + j * ls,
+            &|i, j| i * ld + j,
+            value,
+            poison,
+            &mut |a, b| try_tile48(&Tensor::new(a, s4).unwrap(), &mut TensorMut::new(b, d4).unwrap()),
+        );
         let (ls, ld) = (rng.ld(8, 8), rng.ld(8, 8));
         let (s8, d8) = (T88::new(ls).unwrap(), U88::new(ld).unwrap());
-        check(&format!("tile88 {ls} {ld}"), (8, 8), &|i, j| i + j * ls, &|i, j| i * ld + j, value, poison, &mut |a, b| {
-            try_tile88(&Tensor::new(a, s8).unwrap(), &mut TensorMut::new(b, d8).unwrap())
-        });
+        check(
+            &format!("tile88 {ls} {ld}"),
+            (8, 8),
+            &|i, j| i + j * ls,
+            &|i, j| i * ld + j,
+            value,
+            poison,
+            &mut |a, b| try_tile88(&Tensor::new(a, s8).unwrap(), &mut TensorMut::new(b, d8).unwrap()),
+        );
         let (ls, ld) = (rng.ld(3, 8), rng.ld(8, 3));
         let (s3, d3) = (T83::new(ls).unwrap(), U83::new(ld).unwrap());
-        check(&format!("tile83 {ls} {ld}"), (8, 3), &|i, j| i * ls + j, &|i, j| i + j * ld, value, poison, &mut |a, b| {
-            try_tile83(&Tensor::new(a, s3).unwrap(), &mut TensorMut::new(b, d3).unwrap())
-        });
+        check(
+            &format!("tile83 {ls} {ld}"),
+            (8, 3),
+            &|i, j| i * ls + j,
+            &|i, j| i + j * ld,
+            value,
+            poison,
+            &mut |a, b| try_tile83(&Tensor::new(a, s3).unwrap(), &mut TensorMut::new(b, d3).unwrap()),
+        );
     }
 }
 

@@ -80,7 +80,8 @@ pub fn copy_call(
     p: &TokenStream,
     planned: TokenStream,
 ) -> TokenStream {
-    let (sm, dm) = (k.operands[0].tile.as_deref().unwrap_or_default(), k.operands[1].tile.as_deref().unwrap_or_default());
+    let (sm, dm) =
+        (k.operands[0].tile.as_deref().unwrap_or_default(), k.operands[1].tile.as_deref().unwrap_or_default());
     let (ss, ds) = (strides(sm, &quote!(#src), facade), strides(dm, &quote!(#dst), facade));
     let call = match shape {
         CopyShape::Transpose { rows } => {
