@@ -35,6 +35,11 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         let (x, y) = (side(*i), side(*j));
         quote!(#p::same_symbol(#kernel, #symbol, #x, #y)?;)
     });
+    let checks: Vec<TokenStream> = checks.collect();
+    let with = match k.kind {
+        DynKind::Gemm(scalar) => crate::expand_gemm_with::dyn_with_fns(target, k, scalar, &checks),
+        DynKind::Copy => TokenStream::new(),
+    };
     let list =
         |f: &dyn Fn(&crate::dyn_kernel::DynOperand) -> String| k.operands.iter().map(f).collect::<Vec<_>>().join(", ");
     let shared_doc = if k.shared.is_empty() {
@@ -145,5 +150,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             #(#checks)*
             #call
         }
+
+        #with
     }
 }

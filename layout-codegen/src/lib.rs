@@ -24,6 +24,7 @@ mod expand;
 mod expand_copy;
 mod expand_dyn_kernel;
 mod expand_gemm;
+mod expand_gemm_with;
 mod fallback;
 mod gemm;
 mod kernel;
