@@ -527,7 +527,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
-                // The epilogue runs on each tile of the last block of K, right after its store.
+                // The epilogue runs on each block of tiles of the last block of K, right after
+                // the micro-kernels store them.
                 let last = pc + kc == p.k;
                 if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
@@ -609,11 +610,16 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 } else {
                                     K::micro(kc, apan, a_step, bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
                                 }
-                                if last {
-                                    p.epilogue(c, ic + ir, jc + jr, mrr, nrr);
-                                }
                             }
                             ir += mr;
+                        }
+                        if last {
+                            // The `mc × nrr` block of C just written (in L1), one call.
+                            // SAFETY: rows `ic..ic+mc`, columns `jc+jr..jc+jr+nrr` of C.
+                            unsafe {
+                                let c = p.c.offset(ic as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
+                                p.epilogue(c, ic, jc + jr, mc, nrr);
+                            }
                         }
                         jr += nr;
                     }

@@ -142,13 +142,76 @@ struct Tile<'e, E> {
     l: usize,
 }
 
-/// `C(i, j) = f(C(i, j), m, n)` over the tile, the common maps (C's rows along M or along N,
-/// unit weight) with the index of the inner loop a plain counter, so the loop vectorizes when
+/// One column of a tile along M (`ALONG_M`: element `i` is `(m + i, n)`) or along N
+/// (`(m, n + i)`): `x = f(x, ..)` for each element. The column is an argument (a `&mut` that
+/// aliases nothing `f` reads), so `f`'s captures are loaded once and the loop vectorizes when
 /// `f` does.
+#[inline(always)]
+fn column<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(col: &mut [T], e: &E, m: usize, n: usize, l: usize) {
+    for (i, x) in col.iter_mut().enumerate() {
+        *x = if ALONG_M { e.apply(*x, m + i, n, l) } else { e.apply(*x, m, n + i, l) };
+    }
+}
+
+/// A [`column`] function.
+type Column<T, E> = unsafe fn(&mut [T], &E, usize, usize, usize);
+
+/// [`column`] compiled for the AVX-512 level.
+///
+/// # Safety
+/// The CPU has the features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+#[inline(never)]
+unsafe fn column_avx512<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
+    col: &mut [T],
+    e: &E,
+    m: usize,
+    n: usize,
+    l: usize,
+) {
+    column::<T, E, ALONG_M>(col, e, m, n, l)
+}
+
+/// [`column`] compiled for the AVX2 level.
+///
+/// # Safety
+/// The CPU has the features.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline(never)]
+unsafe fn column_avx2<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
+    col: &mut [T],
+    e: &E,
+    m: usize,
+    n: usize,
+    l: usize,
+) {
+    column::<T, E, ALONG_M>(col, e, m, n, l)
+}
+
+/// [`column`] at the baseline.
+///
+/// # Safety
+/// None (an `unsafe fn` to share the [`Column`] type).
+#[inline(never)]
+unsafe fn column_portable<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
+    col: &mut [T],
+    e: &E,
+    m: usize,
+    n: usize,
+    l: usize,
+) {
+    column::<T, E, ALONG_M>(col, e, m, n, l)
+}
+
+/// `C(i, j) = f(C(i, j), m, n)` over the tile: the common maps (C's columns along M or along
+/// N with unit weight) column by column through the level's [`column`], others element by
+/// element.
 ///
 /// # Safety
 /// As [`TileFn::tile`].
-#[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn body<T: Copy, E: GemmEpilogue<T>>(
     e: &E,
     l: usize,
@@ -159,81 +222,47 @@ unsafe fn body<T: Copy, E: GemmEpilogue<T>>(
     nr: usize,
     at: Coords,
 ) {
+    let (along_m, along_n): (Column<T, E>, Column<T, E>) = match level() {
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx512 => (column_avx512::<T, E, true>, column_avx512::<T, E, false>),
+        #[cfg(target_arch = "x86_64")]
+        Level::Avx2 => (column_avx2::<T, E, true>, column_avx2::<T, E, false>),
+        _ => (column_portable::<T, E, true>, column_portable::<T, E, false>),
+    };
     let Coords { m0, mi, mj, n0, ni, nj } = at;
     for j in 0..nr {
         let j_ = j as isize;
         // SAFETY: column `j < nr` of the tile (the caller's bound).
         let col = unsafe { c.offset(j_ * cs) };
-        if rs == 1 && mi == 1 && ni == 0 {
-            // SAFETY: a column of a tile with unit row stride is `mr` contiguous elements.
-            let col = unsafe { core::slice::from_raw_parts_mut(col, mr) };
-            let (m, n) = ((m0 + j_ * mj) as usize, (n0 + j_ * nj) as usize);
-            for (i, x) in col.iter_mut().enumerate() {
-                *x = e.apply(*x, m + i, n, l);
-            }
-        } else if rs == 1 && ni == 1 && mi == 0 {
-            // SAFETY: as above.
-            let col = unsafe { core::slice::from_raw_parts_mut(col, mr) };
-            let (m, n) = ((m0 + j_ * mj) as usize, (n0 + j_ * nj) as usize);
-            for (i, x) in col.iter_mut().enumerate() {
-                *x = e.apply(*x, m, n + i, l);
-            }
+        let (m, n) = ((m0 + j_ * mj) as usize, (n0 + j_ * nj) as usize);
+        let fast = if rs != 1 {
+            None
+        } else if mi == 1 && ni == 0 {
+            Some(along_m)
+        } else if ni == 1 && mi == 0 {
+            Some(along_n)
         } else {
-            for i in 0..mr as isize {
-                let (m, n) = ((m0 + i * mi + j_ * mj) as usize, (n0 + i * ni + j_ * nj) as usize);
-                // SAFETY: element `(i, j)` of the tile.
-                unsafe {
-                    let p = col.offset(i * rs);
-                    *p = e.apply(*p, m, n, l);
-                }
+            None
+        };
+        if let Some(run) = fast {
+            // SAFETY: a column of a tile with unit row stride is `mr` contiguous elements,
+            // accessed by nothing else (the caller's bound); `level()` never exceeds what the
+            // CPU supports.
+            unsafe { run(core::slice::from_raw_parts_mut(col, mr), e, m, n, l) };
+            continue;
+        }
+        for i in 0..mr as isize {
+            let (m, n) = ((m0 + i * mi + j_ * mj) as usize, (n0 + i * ni + j_ * nj) as usize);
+            // SAFETY: element `(i, j)` of the tile.
+            unsafe {
+                let p = col.offset(i * rs);
+                *p = e.apply(*p, m, n, l);
             }
         }
     }
 }
 
-/// [`body`] compiled for the AVX-512 level.
-///
-/// # Safety
-/// As [`body`]; the CPU has the features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn body_avx512<T: Copy, E: GemmEpilogue<T>>(
-    e: &E,
-    l: usize,
-    c: *mut T,
-    rs: isize,
-    cs: isize,
-    mr: usize,
-    nr: usize,
-    at: Coords,
-) {
-    // SAFETY: the caller's.
-    unsafe { body(e, l, c, rs, cs, mr, nr, at) }
-}
-
-/// [`body`] compiled for the AVX2 level.
-///
-/// # Safety
-/// As [`body`]; the CPU has the features.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[allow(clippy::too_many_arguments)]
-unsafe fn body_avx2<T: Copy, E: GemmEpilogue<T>>(
-    e: &E,
-    l: usize,
-    c: *mut T,
-    rs: isize,
-    cs: isize,
-    mr: usize,
-    nr: usize,
-    at: Coords,
-) {
-    // SAFETY: the caller's.
-    unsafe { body(e, l, c, rs, cs, mr, nr, at) }
-}
-
-/// [`body`] at the level in effect.
+/// [`body`] (the level's columns).
 ///
 /// # Safety
 /// As [`body`].
@@ -249,16 +278,8 @@ unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
     nr: usize,
     at: Coords,
 ) {
-    match level() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `level()` never exceeds what the CPU supports; the caller's bounds.
-        Level::Avx512 => unsafe { body_avx512(e, l, c, rs, cs, mr, nr, at) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Level::Avx2 => unsafe { body_avx2(e, l, c, rs, cs, mr, nr, at) },
-        // SAFETY: the caller's bounds.
-        _ => unsafe { body(e, l, c, rs, cs, mr, nr, at) },
-    }
+    // SAFETY: the caller's.
+    unsafe { body(e, l, c, rs, cs, mr, nr, at) }
 }
 
 impl<T: Copy, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
