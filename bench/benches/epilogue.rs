@@ -138,7 +138,15 @@ fn reductions() {
         let t = Tensor::new(&data, cute_layout::RuntimeLayout::<1>::new(&[(len, 1)]).unwrap()).unwrap();
         assert!((t.sum() - hand_sum(&data)).abs() <= 1e-3 * hand_sum(&data));
         let calls = (1 << 24) / len;
-        let r = interleave(calls, || { black_box(t.sum()); }, || { black_box(hand_sum(black_box(&data))); });
+        let r = interleave(
+            calls,
+            || {
+                black_box(t.sum());
+            },
+            || {
+                black_box(hand_sum(black_box(&data)));
+            },
+        );
         report(&format!("sum of {len} f32"), "sum()", "hand-vectorized", r, "target >= 0.9");
     }
     let s = Tensor::new(&[0f32; 1 << 20], Vec1).unwrap();
@@ -148,7 +156,15 @@ fn reductions() {
     let t = Tensor::new(&data, Big).unwrap();
     let rows = t.fold_mode(1, 0f32, |a, &x| a + x);
     assert_eq!(rows.len(), n);
-    let r = interleave(3, || { black_box(hand_sum(black_box(&data))); }, || { black_box(t.fold_mode(1, 0f32, |a, &x| a + x)); });
+    let r = interleave(
+        3,
+        || {
+            black_box(hand_sum(black_box(&data)));
+        },
+        || {
+            black_box(t.fold_mode(1, 0f32, |a, &x| a + x));
+        },
+    );
     report("row sums of a column-major 4096^2 f32", "one read", "fold_mode(1)", r, "target <= 1.5");
 }
 
