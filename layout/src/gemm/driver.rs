@@ -28,8 +28,8 @@ pub struct Problem<T> {
     pub ep: Option<super::epilogue::Epi<T>>,
 }
 
-// SAFETY: a problem is plain data; the threads that share one write disjoint parts of C
-// (see `par::run`) and only read A and B.
+// SAFETY: a problem is plain data and a `Sync` epilogue; the threads that share one write
+// disjoint parts of C (see `par::run`) and only read A and B.
 unsafe impl<T: Send> Send for Problem<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for Problem<T> {}
