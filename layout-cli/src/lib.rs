@@ -7,6 +7,7 @@ pub mod show;
 pub mod svg;
 pub mod table;
 
+use layout_codegen::KernelPlan;
 use layout_core::dynamic::{DynOutput, EdgeGrid, evaluate_dynamic_value, is_symbol_name, mentions_symbols};
 use layout_core::notation::{Env, ExprError, FUNCTIONS, Value, evaluate};
 use layout_core::{AnyLayout, IntTuple, Layout};
@@ -224,17 +225,17 @@ pub fn explain(text: &str) -> Result<String, String> {
 /// `explain` with numbers for the symbols (`--let M=64`): the steps for that instance. Without
 /// numbers, an expression over symbols is explained by its symbolic result and conditions.
 pub fn explain_with(text: &str, lets: &[(String, i64)]) -> Result<String, String> {
-    explain_for(text, lets, layout_core::detected_caches())
+    explain_for(text, lets, layout_plan::detected_caches())
 }
 
 /// [`explain`], with a GEMM's blocks shown for the given caches (`None`: the constant blocks),
 /// so that the text does not depend on the machine.
-pub fn explain_for_caches(text: &str, caches: Option<layout_core::CacheSizes>) -> Result<String, String> {
+pub fn explain_for_caches(text: &str, caches: Option<layout_plan::CacheSizes>) -> Result<String, String> {
     explain_for(text, &[], caches)
 }
 
-fn explain_for(text: &str, lets: &[(String, i64)], caches: Option<layout_core::CacheSizes>) -> Result<String, String> {
-    if let Some(plan) = explain_copy(text, caches) {
+fn explain_for(text: &str, lets: &[(String, i64)], caches: Option<layout_plan::CacheSizes>) -> Result<String, String> {
+    if let Some(plan) = explain_kernel(text, caches) {
         no_lets(lets)?;
         return plan;
     }
@@ -276,59 +277,26 @@ fn explain_dynamic(text: &str, lets: &[(String, i64)]) -> Result<String, String>
     if e.result.is_ok() { Ok(out) } else { Err(out) }
 }
 
-/// `explain 'copy(S, D[, overlapping])'`: the copy plan `layout!` would run for a
-/// `pub fn NAME = copy(S, D);` item; `None` when the text is not a copy.
-fn explain_copy(text: &str, caches: Option<layout_core::CacheSizes>) -> Option<Result<String, String>> {
-    use layout_core::notation::{Env, ExprKind, evaluate_expr, parse};
-    let expr = parse(text).ok()?;
-    let ExprKind::Call { name, args, .. } = &expr.kind else { return None };
-    if name == "gemm" {
-        return Some(explain_gemm(text, args, caches));
-    }
-    if name != "copy" {
-        return None;
-    }
-    let overlapping = match args.get(2).map(|a| &a.kind) {
-        None => false,
-        Some(ExprKind::Name(n)) if n == "overlapping" => true,
-        Some(_) => return Some(Err("the third argument of `copy` can only be `overlapping`".into())),
-    };
-    if !(2..=3).contains(&args.len()) {
-        return Some(Err(format!("`copy(SRC, DST[, overlapping])` takes 2 or 3 arguments, found {}", args.len())));
-    }
-    let env = Env::new();
-    let side = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
-    Some(side(0).and_then(|s| {
-        let d = side(1)?;
-        layout_core::copy_plan(&s, &d, overlapping).map(|p| p.to_string()).map_err(|e| match e.help() {
-            Some(h) => format!("rejected: {e}\nhelp: {h}"),
-            None => format!("rejected: {e}"),
-        })
-    }))
-}
-
-/// `explain 'gemm(T, A, B, C)'`: the GEMM plan of a `pub fn NAME = gemm(T, A, B, C);` item.
-fn explain_gemm(
-    text: &str,
-    args: &[layout_core::notation::Expr],
-    caches: Option<layout_core::CacheSizes>,
-) -> Result<String, String> {
-    use layout_core::notation::{Env, evaluate_expr};
-    if args.len() != 4 {
-        return Err(format!("`gemm(T, A, B, C)` takes 4 arguments, found {}", args.len()));
-    }
-    let elem = match text.get(args[0].span.start..args[0].span.end) {
-        Some("f32") => layout_core::GemmElem::F32,
-        Some("f64") => layout_core::GemmElem::F64,
-        _ => return Err("the element type of a `gemm` is `f32` or `f64`: `gemm(f32, A, B, C)`".into()),
-    };
-    let env = Env::new();
-    let layout = |k: usize| evaluate_expr(&args[k], &env).map_err(|e| describe(text, &e)).and_then(layout_of);
-    let (a, b, c) = (layout(1)?, layout(2)?, layout(3)?);
-    let rejected = |e: layout_core::LayoutError| format!("rejected: {e}");
-    let plan = layout_core::gemm_plan(&a, &b, &c).map_err(rejected)?;
-    let schedule = layout_core::gemm_schedule_for(&plan, elem, caches).map_err(rejected)?;
-    Ok(format!("{plan}\n{schedule}"))
+/// `explain 'copy(S, D[, overlapping])'` or `'gemm(T, A, B, C)'`: the plan `layout!` would run
+/// for a `pub fn NAME = KERNEL;` item, the call parsed and planned by the macro's own
+/// evaluation; `None` when the text is not a kernel call.
+fn explain_kernel(text: &str, caches: Option<layout_plan::CacheSizes>) -> Option<Result<String, String>> {
+    layout_codegen::kernel_name(text)?;
+    let rejected = |m: String| format!("rejected: {m}");
+    Some(match layout_codegen::plan_kernel_call(text).map_err(rejected) {
+        Ok(KernelPlan::Copy(Some(plan))) => Ok(plan.to_string()),
+        Ok(KernelPlan::Copy(None)) => {
+            Ok("a copy of a swizzled or F2 layout: indexed, each element through both layouts' offsets".into())
+        }
+        Ok(KernelPlan::Gemm(elem, plan)) => layout_plan::gemm_schedule_for(&plan, elem, caches)
+            .map(|schedule| format!("{plan}\n{schedule}"))
+            .map_err(|e| rejected(e.to_string())),
+        Ok(KernelPlan::Dynamic) => Err(format!(
+            "`{text}` is over layouts with symbols: its plan is made at run time from the tensors' layouts; \
+             explain it with numbers in place of the symbols"
+        )),
+        Err(e) => Err(e),
+    })
 }
 
 /// `expand`: the Rust the `layout!` macro emits for `EXPR` as an item named `name`,
@@ -355,14 +323,6 @@ pub fn any_layout_of(v: Value) -> Result<AnyLayout, String> {
     match v {
         Value::Tuple(t) if t.is_int() => Err(format!("expected a layout, found {}", Value::Tuple(t).kind())),
         v => v.into_any_layout(),
-    }
-}
-
-fn layout_of(v: Value) -> Result<Layout, String> {
-    match v {
-        Value::Layout(AnyLayout::Int(l)) => Ok(l),
-        Value::Tuple(t) if !t.is_int() => Layout::column_major(t).map_err(|e| e.to_string()),
-        v => Err(format!("expected a layout, found {}", v.kind())),
     }
 }
 

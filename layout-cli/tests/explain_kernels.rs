@@ -2,7 +2,7 @@
 //! the reason the kernel is rejected.
 
 use layout_cli::{explain, explain_for_caches};
-use layout_core::gemm_blocking::ZEN3_CACHES;
+use layout_plan::gemm_blocking::ZEN3_CACHES;
 
 #[test]
 fn copy_plan_of_a_transpose() {

@@ -159,7 +159,7 @@ impl KernelStandIn {
 /// the guessed kind under the item's name, attributes and visibility.
 pub fn layout_items(target: &Target, kind: &StandIn) -> TokenStream {
     let text = kind.notation();
-    match evaluate(&text).ok().and_then(|v| crate::eval::plan_value(&v).ok()) {
+    match evaluate(&text).ok().and_then(|v| crate::plan::plan_value(&v).ok()) {
         Some(plan) => items(target, &plan),
         // Unreachable: every stand-in notation is a layout of its kind (tested).
         None => TokenStream::new(),
@@ -187,7 +187,7 @@ mod tests {
             (StandIn::F2, "F2"),
         ] {
             let plan =
-                crate::eval::plan_value(&evaluate(&kind.notation()).unwrap()).unwrap_or_else(|_| panic!("{kind:?}"));
+                crate::plan::plan_value(&evaluate(&kind.notation()).unwrap()).unwrap_or_else(|_| panic!("{kind:?}"));
             let got = match plan {
                 Plan::Int(_) => "Int",
                 Plan::Swizzled(_) => "Swizzled",

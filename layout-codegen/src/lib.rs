@@ -5,7 +5,10 @@
 //! expression; `eval` runs layout-core on it, collecting every error at the tokens
 //! responsible; [`plan`] decides the index code as plain data; `expand` emits it with
 //! `quote`. After an error, `fallback` still emits the named items. `sub` adds the
-//! `SubLayout` impls of items that tile, partition or slice an earlier item.
+//! `SubLayout` impls of items that tile, partition or slice an earlier item. The kernel items
+//! (`pub fn NAME = copy(…)`, `gemm(…)`) live in `kernel`, one evaluation and one emission
+//! per kind; `scope` holds what every pass shares: the names an expression can see, the
+//! checks of names and calls, and errors at their tokens with the `help:` line.
 //!
 //! ```
 //! let tokens: proc_macro2::TokenStream = "pub Tiled = ((2,4),3):((1,6),2);".parse().unwrap();
@@ -14,21 +17,15 @@
 //! ```
 
 pub mod ast;
-mod copy;
 mod ctxt;
 mod dyn_fallback;
-mod dyn_kernel;
 pub mod dynamic;
 mod eval;
 mod expand;
-mod expand_copy;
-mod expand_dyn_kernel;
-mod expand_gemm;
-mod expand_gemm_with;
 mod fallback;
-mod gemm;
 mod kernel;
 pub mod plan;
+mod scope;
 mod sub;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -86,12 +83,12 @@ fn expand_unguarded(input: TokenStream) -> TokenStream {
                     Outcome::Planned(plan) => out.extend(expand::items(&target, &plan)),
                     Outcome::Failed(kind) => out.extend(fallback::layout_items(&target, &kind)),
                     Outcome::Kernel(k) => out.extend(match *k {
-                        Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
-                        Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
-                        Kernel::Dynamic(d) => expand_dyn_kernel::kernel_fns(&target, &d),
+                        Kernel::Copy(c) => kernel::expand_copy::copy_fn(&target, &c),
+                        Kernel::Gemm(g) => kernel::expand_gemm::gemm_fn(&target, &g),
+                        Kernel::Dynamic(d) => kernel::expand_dynamic::kernel_fns(&target, &d),
                     }),
-                    Outcome::KernelFailed(k) if k.gemm => out.extend(expand_gemm::gemm_fallback(&target, &k)),
-                    Outcome::KernelFailed(k) => out.extend(expand_copy::copy_fallback(&target, &k)),
+                    Outcome::KernelFailed(k) if k.gemm => out.extend(kernel::expand_gemm::gemm_fallback(&target, &k)),
+                    Outcome::KernelFailed(k) => out.extend(kernel::expand_copy::copy_fallback(&target, &k)),
                     Outcome::Dynamic(plan) => out.extend(dynamic::items(&target, &plan)),
                     Outcome::Edge(plan) => out.extend(dynamic::edge_items(&target, &plan)),
                     Outcome::DynFailed(stand_in) => out.extend(dyn_fallback::items(&target, &stand_in)),
@@ -123,10 +120,10 @@ fn errors(cx: Ctxt) -> TokenStream {
 /// swizzled, coordinate or F2 layouts) into the items of a layout named `name`, as
 /// `layout! { pub NAME = EXPR; }` would; an error is the message text with its `help:` line. For the command-line tool's `layout expand`.
 pub fn expand_expr(text: &str, name: &str) -> Result<TokenStream, String> {
-    let value = layout_core::notation::evaluate(text).map_err(|e| eval::message(&e))?;
-    let plan = eval::plan_value(&value).map_err(|e| match e {
-        eval::PlanError::NotALayout(m) => format!("the expression must be a layout, but {m}"),
-        eval::PlanError::Machine(m) => m,
+    let value = layout_core::notation::evaluate(text).map_err(|e| scope::message(&e))?;
+    let plan = plan::plan_value(&value).map_err(|e| match e {
+        plan::PlanError::NotALayout(m) => format!("the expression must be a layout, but {m}"),
+        plan::PlanError::Machine(m) => m,
     })?;
     let name = syn::parse_str::<Ident>(name).map_err(|_| format!("`{name}` is not a valid type name"))?;
     let target = Target { attrs: &[], vis: quote!(pub), name: Ident::new(&name.to_string(), Span::call_site()) };
@@ -146,6 +143,33 @@ pub fn check_kernel(text: &str) -> Result<(), String> {
     plan_kernel(text).map(drop)
 }
 
+/// What a kernel call plans to: the plan `layout! { pub fn NAME = KERNEL; }` runs.
+pub enum KernelPlan {
+    /// A copy: its plan, `None` when a side is swizzled or F2 (copied index by index).
+    Copy(Option<layout_plan::CopyPlan>),
+    /// A GEMM: the element type and the plan.
+    Gemm(layout_plan::GemmElem, layout_plan::GemmPlan),
+    /// A kernel over layouts with symbols, planned at run time from the tensors' layouts.
+    Dynamic,
+}
+
+/// The plan of a kernel call (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`), parsed and
+/// evaluated as the macro evaluates the expression of a `fn` item (no names in scope); an
+/// error is the macro's message. For the command-line tool's `layout explain`.
+pub fn plan_kernel_call(text: &str) -> Result<KernelPlan, String> {
+    Ok(match plan_kernel(text)? {
+        Kernel::Copy(c) => KernelPlan::Copy(c.plan),
+        Kernel::Gemm(g) => {
+            let elem = match g.scalar {
+                kernel::gemm::Scalar::F32 => layout_plan::GemmElem::F32,
+                kernel::gemm::Scalar::F64 => layout_plan::GemmElem::F64,
+            };
+            KernelPlan::Gemm(elem, g.plan)
+        }
+        Kernel::Dynamic(_) => KernelPlan::Dynamic,
+    })
+}
+
 /// Expands a kernel call into the function `layout! { pub fn NAME = KERNEL; }` emits, named
 /// `name`; an error is the macro's message. For the command-line tool's `layout expand`.
 pub fn expand_kernel(text: &str, name: &str) -> Result<TokenStream, String> {
@@ -153,9 +177,9 @@ pub fn expand_kernel(text: &str, name: &str) -> Result<TokenStream, String> {
     let kernel = plan_kernel(text)?;
     let target = Target { attrs: &[], vis: quote!(pub), name: Ident::new(&name.to_string(), Span::call_site()) };
     Ok(match kernel {
-        Kernel::Copy(c) => expand_copy::copy_fn(&target, &c),
-        Kernel::Gemm(g) => expand_gemm::gemm_fn(&target, &g),
-        Kernel::Dynamic(d) => expand_dyn_kernel::kernel_fns(&target, &d),
+        Kernel::Copy(c) => kernel::expand_copy::copy_fn(&target, &c),
+        Kernel::Gemm(g) => kernel::expand_gemm::gemm_fn(&target, &g),
+        Kernel::Dynamic(d) => kernel::expand_dynamic::kernel_fns(&target, &d),
     })
 }
 

@@ -7,9 +7,10 @@
 //! all. `coord(i)` does the same over the leaves of the shape as written, and the traversal
 //! is a loop nest over the coalesced modes.
 
+use layout_core::notation::Value;
 use layout_core::{
-    ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout, coalesce,
-    coalesce_extended,
+    AnyLayout, ComposedLayout, CoordinateLayout, F2Layout, IntTuple, Layout, LayoutError, Stage, SwizzledLayout,
+    coalesce, coalesce_extended,
 };
 
 /// The most elements whose offsets the macro counts to decide that a layout is injective
@@ -106,7 +107,7 @@ impl IndexPlan {
             offset_modes,
             leaves: with_splits(&layout.flat_modes()),
             shape: tree(layout.shape(), &mut next),
-            injective: matches!(layout_core::injectivity_witness_within(layout, INJECTIVE_ENUMERATION), Ok(None)),
+            injective: matches!(layout_plan::injectivity_witness_within(layout, INJECTIVE_ENUMERATION), Ok(None)),
         })
     }
 
@@ -427,6 +428,47 @@ fn tree(shape: &IntTuple, next: &mut usize) -> ShapeTree {
             ShapeTree::Leaf(*next - 1)
         }
         IntTuple::Tuple(children) => ShapeTree::Tuple(children.iter().map(|c| tree(c, next)).collect()),
+    }
+}
+
+/// Why a value cannot be emitted.
+pub(crate) enum PlanError {
+    /// Not a layout of any kind (`is a tiler`, `is an integer`, …).
+    NotALayout(String),
+    /// A layout whose offsets do not fit the machine integers of the emitted code.
+    Machine(String),
+}
+
+/// The plan of a value: an integer layout (a bare shape is the compact column-major
+/// layout), a swizzled layout, a coordinate layout or an F2 layout.
+pub(crate) fn plan_value(value: &Value) -> Result<Plan, PlanError> {
+    let machine = |shown: &dyn std::fmt::Display, e: LayoutError| {
+        PlanError::Machine(format!("`{shown}` cannot be indexed with machine integers: {e}"))
+    };
+    match value {
+        Value::Layout(AnyLayout::Swizzled(s)) => SwizzledPlan::new(s).map(Plan::Swizzled).map_err(|e| machine(s, e)),
+        Value::Layout(AnyLayout::Coordinate(b)) => {
+            CoordinatePlan::new(b).map(Plan::Coordinate).map_err(|e| machine(b, e))
+        }
+        Value::Layout(AnyLayout::F2(f)) => F2Plan::new(f).map(Plan::F2).map_err(|e| machine(f, e)),
+        Value::Layout(AnyLayout::Composed(c)) => ComposedPlan::new(c).map(Plan::Composed).map_err(|e| machine(c, e)),
+        v => {
+            let layout = as_layout(v).map_err(PlanError::NotALayout)?;
+            IndexPlan::new(&layout).map(Plan::Int).map_err(|e| machine(&layout, e))
+        }
+    }
+}
+
+/// A value as a layout: a bare shape is the compact column-major layout.
+fn as_layout(value: &Value) -> Result<Layout, String> {
+    match value {
+        Value::Layout(AnyLayout::Int(l)) => Ok(l.clone()),
+        Value::Tuple(t) => Layout::column_major(t.clone()).map_err(|e| e.to_string()),
+        Value::Tiler(t) => Err(format!("`{t}` is a tiler; use it inside the expression that applies it")),
+        Value::Swizzle(s) => {
+            Err(format!("`{s}` is a swizzle function; compose it with a layout: `{s} o (8,64):(64,1)`"))
+        }
+        v => Err(format!("`{v}` is {}", v.kind())),
     }
 }
 

@@ -2,10 +2,12 @@
 
 use crate::error::{LayoutError, Result};
 
+/// `a·b`, or [`LayoutError::Overflow`].
 pub fn mul(a: i64, b: i64) -> Result<i64> {
     a.checked_mul(b).ok_or(LayoutError::Overflow { a, op: '*', b })
 }
 
+/// `a+b`, or [`LayoutError::Overflow`].
 pub fn add(a: i64, b: i64) -> Result<i64> {
     a.checked_add(b).ok_or(LayoutError::Overflow { a, op: '+', b })
 }

@@ -15,23 +15,18 @@
 
 mod any_layout;
 mod basis;
-mod blocking;
 mod cast;
-mod checked;
+pub mod checked;
 mod coalesce;
 mod common;
 mod complement;
 mod composed;
 mod composition;
-mod copy;
 mod divide;
 pub mod dynamic;
 mod error;
 mod explain;
 mod f2;
-mod gemm;
-pub mod gemm_blocking;
-mod gemm_schedule;
 mod int_tuple;
 mod inverse;
 mod layout;
@@ -50,19 +45,12 @@ mod unzip;
 
 pub use any_layout::AnyLayout;
 pub use basis::{CoordinateLayout, compose_coordinates};
-pub use blocking::{
-    AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
-    STREAM_BYTES, STREAM_ROW_BYTES, TransposeBlocking, transpose_blocking, transpose_blocking_at,
-};
 pub use cast::{downcast, upcast};
 pub use coalesce::{coalesce, coalesce_by_mode, coalesce_extended, filter, filter_by_mode};
 pub use common::{max_common_layout, max_common_vector, nullspace};
 pub use complement::{complement, complement_default, complement_exact, complement_modes, complement_weak_at};
 pub use composed::{ComposedLayout, Stage, compose_chains, compose_swizzle};
 pub use composition::{composition, composition_tiler};
-pub use copy::{
-    CopyBody, CopyMode, CopyPlan, UNROLL_POINTS, copy_plan, injectivity_witness, injectivity_witness_within,
-};
 pub use divide::{
     flat_divide, local_partition, local_tile, logical_divide, logical_divide_tiler, tiled_divide, zipped_divide,
 };
@@ -70,9 +58,6 @@ pub use dynamic::{DynLayout, DynamicError, SymInt, evaluate_dynamic};
 pub use error::{Blame, LayoutError, Result};
 pub use explain::{Explanation, explain, explain_in};
 pub use f2::F2Layout;
-pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
-pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, GemmLevel, detected_caches};
-pub use gemm_schedule::{GEMM_STATIC_MAX, GemmRegime, GemmSchedule, LevelSchedule, gemm_schedule, gemm_schedule_for};
 pub use int_tuple::{IntTuple, crd2crd, crd2idx, idx2crd, inner_product};
 pub use inverse::{left_inverse, right_inverse};
 pub use layout::Layout;

@@ -89,8 +89,12 @@ pub use layout_core::{
 
 /// The whole of layout-core, the run-time algebra (the crate root re-exports the parts a user
 /// reaches for by name): the by-mode and extended variants of the operations, symbolic
-/// layouts, the copy and GEMM planners behind the macro, and layout-core's own `Result`.
+/// layouts, and layout-core's own `Result`.
 pub use layout_core as algebra;
+
+/// The whole of layout-plan, the kernel planner behind the macro and the run-time kernels:
+/// the copy and GEMM plans, the transpose and GEMM cache blocking, the GEMM schedule.
+pub use layout_plan as kernel_plan;
 
 // The README's Rust examples run as doc tests.
 #[cfg(doctest)]

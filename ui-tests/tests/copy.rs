@@ -13,7 +13,8 @@
 use std::fmt::Debug;
 
 use cute_layout::kernels::{Level, force_level, level};
-use layout_core::{AnyLayout, Layout, Value, copy_plan, evaluate};
+use layout_core::{AnyLayout, Layout, Value, evaluate};
+use layout_plan::copy_plan;
 
 #[rustfmt::skip]
 #[path = "copy/generated.rs"]

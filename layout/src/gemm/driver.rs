@@ -5,7 +5,7 @@
 //! micro-kernel is a call.
 
 use super::GemmScalar;
-use layout_core::{GemmBlocking, GemmBlocks};
+use layout_plan::{GemmBlocking, GemmBlocks};
 
 /// One GEMM call: `C = α·A·B + β·C`, element `(i, j)` of a matrix at `ptr + i·rs + j·cs`.
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +73,7 @@ impl<T: GemmScalar> Problem<T> {
         if self.n == 1 {
             self.c_cs = 1;
         }
-        if layout_core::gemm_blocking::gemm_transposes(self.c_rs, self.c_cs) {
+        if layout_plan::gemm_blocking::gemm_transposes(self.c_rs, self.c_cs) {
             let p = *self;
             *self = Problem {
                 m: p.n,
@@ -162,7 +162,7 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 
 /// A level's micro-kernel and blocking.
 pub trait Kernel<T> {
-    /// The level's blocking in the plan (`layout_core::gemm_blocking`): the one source of
+    /// The level's blocking in the plan (`layout_plan::gemm_blocking`): the one source of
     /// the constants below, of the cache blocks and of the B panel stride.
     const PLAN: GemmBlocking;
     /// The widths of the narrower edge kernels `micro` dispatches to, narrowest first
@@ -301,7 +301,7 @@ pub trait Direct<T> {
 }
 
 /// The largest `k` of a problem [`direct`] runs (the plan's `gemm_direct`).
-pub const DIRECT_K: usize = layout_core::gemm_blocking::GEMM_DIRECT_K;
+pub const DIRECT_K: usize = layout_plan::gemm_blocking::GEMM_DIRECT_K;
 /// The largest `MR` of a [`Direct`] kernel.
 const DIRECT_MR: usize = 32;
 
@@ -751,16 +751,13 @@ pub unsafe fn write_back<T: GemmScalar>(
 /// Asserts that kernel `K`'s constants, edge kernels, B panel stride and direct tile are
 /// those of the plan's blocking for `level` (tests: the one source of truth).
 #[cfg(test)]
-pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(
-    level: layout_core::GemmLevel,
-    direct: (usize, usize),
-) -> GemmBlocking {
-    let elem = if core::mem::size_of::<T>() == 4 { layout_core::GemmElem::F32 } else { layout_core::GemmElem::F64 };
-    let plan = layout_core::gemm_blocking::gemm_blocking(level, elem);
+pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(level: layout_plan::Level, direct: (usize, usize)) -> GemmBlocking {
+    let elem = if core::mem::size_of::<T>() == 4 { layout_plan::GemmElem::F32 } else { layout_plan::GemmElem::F64 };
+    let plan = layout_plan::gemm_blocking::gemm_blocking(level, elem);
     assert_eq!(K::PLAN, plan);
     assert_eq!((K::MR, K::NR, K::KC), (plan.mr, plan.nr, plan.kc), "{plan:?}");
     assert_eq!(K::NARROW, plan.narrow_nr, "{plan:?}");
-    assert_eq!(K::MICRO_B, plan.b_order == layout_core::gemm_blocking::BPanelOrder::Columns, "{plan:?}");
+    assert_eq!(K::MICRO_B, plan.b_order == layout_plan::gemm_blocking::BPanelOrder::Columns, "{plan:?}");
     assert_eq!(direct, (plan.direct_mr, plan.direct_nr), "{plan:?}");
     for kc in [1, plan.kc / 2, plan.kc] {
         assert_eq!(K::b_panel(kc), plan.b_panel_stride(kc), "{plan:?}");

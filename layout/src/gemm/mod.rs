@@ -9,7 +9,7 @@
 //! that is the same matrix read the other way.)
 //!
 //! How it runs: the blocking of every level (tile, cache blocks, B panel order, edge kernels,
-//! the direct, parallel and transposition rules) is the plan's, `layout_core::gemm_blocking`,
+//! the direct, parallel and transposition rules) is the plan's, `layout_plan::gemm_blocking`,
 //! which `layout explain 'gemm(T, A, B, C)'` prints at the problem's sizes:
 //! - C is normalized first: negative strides are flipped (reversing A's rows or B's columns
 //!   with them), and a C that is contiguous along its columns (row-major) is computed as
@@ -614,7 +614,7 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
-    let small = layout_core::gemm_blocking::gemm_direct(p.m, p.n, p.k);
+    let small = layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     #[cfg(feature = "rayon")]
     if parallel && !small && par::run(&p) {
         return;
@@ -631,10 +631,10 @@ mod par {
     use rayon::prelude::*;
 
     /// Below this many multiply-adds one thread does the work (the plan's).
-    const PAR_MIN: usize = layout_core::gemm_blocking::GEMM_PAR_MIN;
+    const PAR_MIN: usize = layout_plan::gemm_blocking::GEMM_PAR_MIN;
     /// Shares of m and of n are multiples of these (of every kernel's MR, NR; the plan's).
-    const GRAIN_M: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN_M;
-    const GRAIN_N: usize = layout_core::gemm_blocking::GEMM_PAR_GRAIN_N;
+    const GRAIN_M: usize = layout_plan::gemm_blocking::GEMM_PAR_GRAIN_M;
+    const GRAIN_N: usize = layout_plan::gemm_blocking::GEMM_PAR_GRAIN_N;
 
     /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
     /// the problem is too small or there is one thread.

@@ -5,8 +5,8 @@ use super::GemmScalar;
 use super::driver::{Kernel, Problem, Unfused, blocked, small, write_back};
 #[cfg(test)]
 use super::driver::{SMALL_NR, small_mr};
-use layout_core::GemmBlocking;
-use layout_core::gemm_blocking::{GEMM_PORTABLE_F32, GEMM_PORTABLE_F64};
+use layout_plan::GemmBlocking;
+use layout_plan::gemm_blocking::{GEMM_PORTABLE_F32, GEMM_PORTABLE_F64};
 
 /// A generic register tile of `MR×NR` (`MR` a multiple of the baseline vector), blocked as
 /// the plan's portable level of `f64` (`F64`) or `f32`.
@@ -71,7 +71,7 @@ pub(super) unsafe fn f64_portable(p: &Problem<f64>, direct: bool) {
 mod tests {
     use super::*;
     use crate::gemm::driver::assert_agrees;
-    use layout_core::GemmLevel;
+    use layout_plan::Level as GemmLevel;
 
     #[test]
     fn tiles_run_the_plans_blocking() {

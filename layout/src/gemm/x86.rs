@@ -4,8 +4,8 @@
 
 use super::driver::{Direct, Kernel, Problem, blocked, direct, pack, write_back};
 use core::arch::x86_64::*;
-use layout_core::GemmBlocking;
-use layout_core::gemm_blocking::{GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64};
+use layout_plan::GemmBlocking;
+use layout_plan::gemm_blocking::{GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64};
 
 /// Expands `$body` once per listed value, with `$v` bound to it (a `usize` constant), so that
 /// indices into the accumulator arrays are constants and the arrays live in registers.
@@ -781,7 +781,7 @@ entry!(f64_avx2, "avx2,fma", f64, Avx2F64);
 mod tests {
     use super::*;
     use crate::gemm::driver::assert_agrees;
-    use layout_core::GemmLevel;
+    use layout_plan::Level as GemmLevel;
 
     #[test]
     fn kernels_run_the_plans_blocking() {

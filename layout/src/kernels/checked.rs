@@ -4,88 +4,7 @@
 
 use super::nest::for_each;
 use super::view::{DstView, SrcView};
-use super::{Body, Element, Loop, Program, run};
-
-/// The smallest and largest offset a copy reads (`src`) and writes (`dst`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Extremes {
-    /// `(min, max)` of the source offsets.
-    pub src: (isize, isize),
-    /// `(min, max)` of the destination offsets.
-    pub dst: (isize, isize),
-}
-
-/// `r + (0..extent)·stride`: the range of `o + c·stride` over `o` in `r` and `c < extent`
-/// (`extent ≥ 1`).
-///
-/// # Panics
-/// When a bound overflows `isize`.
-const fn widen(r: (isize, isize), extent: usize, stride: isize) -> (isize, isize) {
-    assert!(extent - 1 <= isize::MAX as usize, "a copy whose offsets overflow isize");
-    let Some(t) = ((extent - 1) as isize).checked_mul(stride) else { panic!("a copy whose offsets overflow isize") };
-    let (lo, hi) = if t < 0 { (t, 0) } else { (0, t) };
-    match (r.0.checked_add(lo), r.1.checked_add(hi)) {
-        (Some(lo), Some(hi)) => (lo, hi),
-        _ => panic!("a copy whose offsets overflow isize"),
-    }
-}
-
-/// The extremes of `base + body + Σ c_k·stride_k` over the points `c` of the nest `loops`;
-/// `None` when some loop is empty.
-///
-/// # Panics
-/// When a bound overflows `isize`.
-const fn over_nest(loops: &[Loop], src_base: isize, dst_base: isize, body: Extremes) -> Option<Extremes> {
-    let (Some(s0), Some(s1), Some(d0), Some(d1)) = (
-        src_base.checked_add(body.src.0),
-        src_base.checked_add(body.src.1),
-        dst_base.checked_add(body.dst.0),
-        dst_base.checked_add(body.dst.1),
-    ) else {
-        panic!("a copy whose offsets overflow isize")
-    };
-    let (mut src, mut dst) = ((s0, s1), (d0, d1));
-    let mut k = 0;
-    while k < loops.len() {
-        let l = loops[k];
-        if l.extent == 0 {
-            return None;
-        }
-        src = widen(src, l.extent, l.src);
-        dst = widen(dst, l.extent, l.dst);
-        k += 1;
-    }
-    Some(Extremes { src, dst })
-}
-
-impl Program<'_> {
-    /// The smallest and largest offset the program reads and writes: `src_base` plus the
-    /// body's offsets plus `Σ c_k·loops[k].src` over the nest, likewise for the destination
-    /// (O(number of loops)); `None` when it copies nothing (an empty loop or body).
-    ///
-    /// # Panics
-    /// When an offset overflows `isize`.
-    pub const fn extremes(&self) -> Option<Extremes> {
-        let body = match self.body {
-            Body::Run { len, src, dst } => {
-                if len == 0 {
-                    return None;
-                }
-                Extremes { src: widen((0, 0), len, src), dst: widen((0, 0), len, dst) }
-            }
-            Body::Transpose { rows, cols, src_ld, dst_ld } => {
-                if rows == 0 || cols == 0 {
-                    return None;
-                }
-                Extremes {
-                    src: widen(widen((0, 0), rows, 1), cols, src_ld),
-                    dst: widen(widen((0, 0), rows, dst_ld), cols, 1),
-                }
-            }
-        };
-        over_nest(self.loops, self.src_base, self.dst_base, body)
-    }
-}
+use super::{Element, Extremes, Loop, Program, run};
 
 /// A [`Program`] with its [`Extremes`], computed by [`CopyProgram::new`] (the fields are
 /// private, so they are always the program's). In emitted code it is a `const`, so the
@@ -185,7 +104,7 @@ pub fn copy<T: Element>(src: SrcView<'_, T>, mut dst: DstView<'_, T>, program: &
     unsafe { run(src.as_ptr(), dst.as_mut_ptr(), &program.program) }
 }
 
-/// The most points of a body [`copy_unrolled`] emits straight-line (layout-core's
+/// The most points of a body [`copy_unrolled`] emits straight-line (layout-plan's
 /// `UNROLL_POINTS`).
 pub const UNROLL_MAX: usize = 64;
 
@@ -232,7 +151,7 @@ impl<'a, const N: usize> UnrolledCopy<'a, N> {
                 body.dst = (if d < body.dst.0 { d } else { body.dst.0 }, if d > body.dst.1 { d } else { body.dst.1 });
                 k += 1;
             }
-            over_nest(loops, src_base, dst_base, body)
+            Extremes::over_nest(loops, src_base, dst_base, body)
         };
         UnrolledCopy { loops, src_base, dst_base, pairs, extremes }
     }

@@ -3,47 +3,29 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// An instruction-set level the kernels have code for, lowest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Level {
-    /// Plain Rust the compiler vectorizes for the target's baseline (SSE2 on x86_64); the
-    /// only level on other architectures.
-    Portable,
-    /// AVX2 and FMA (x86_64).
-    Avx2,
-    /// AVX-512 F, BW, VL and DQ, on top of AVX2 and FMA (x86_64).
-    Avx512,
-}
+/// The levels the kernels have code for: layout-plan's, which the plans and the blockings
+/// are chosen for.
+pub use layout_plan::Level;
 
-impl Level {
-    fn to_u8(self) -> u8 {
-        match self {
-            Level::Portable => 1,
-            Level::Avx2 => 2,
-            Level::Avx512 => 3,
-        }
-    }
-
-    fn from_u8(v: u8) -> Level {
-        match v {
-            3 => Level::Avx512,
-            2 => Level::Avx2,
-            _ => Level::Portable,
-        }
-    }
-
-    /// The level named by `LAYOUT_SIMD_LEVEL` (`portable`, `avx2` or `avx512`, any case).
-    fn parse(name: &str) -> Option<Level> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "portable" | "scalar" | "none" => Some(Level::Portable),
-            "avx2" => Some(Level::Avx2),
-            "avx512" => Some(Level::Avx512),
-            _ => None,
-        }
+/// The level as the statics store it (0 means not detected yet).
+fn to_u8(l: Level) -> u8 {
+    match l {
+        Level::Portable => 1,
+        Level::Avx2 => 2,
+        Level::Avx512 => 3,
     }
 }
 
-/// 0: not detected yet; otherwise `Level::to_u8` of the level in effect.
+/// The level a static holds (see `to_u8`).
+fn from_u8(v: u8) -> Level {
+    match v {
+        3 => Level::Avx512,
+        2 => Level::Avx2,
+        _ => Level::Portable,
+    }
+}
+
+/// 0: not detected yet; otherwise `to_u8` of the level in effect.
 static CURRENT: AtomicU8 = AtomicU8::new(0);
 /// 0: not detected yet; otherwise the level the CPU (capped by the environment) supports.
 static DETECTED: AtomicU8 = AtomicU8::new(0);
@@ -76,12 +58,12 @@ fn detected() -> Level {
             if let Some(cap) = std::env::var("LAYOUT_SIMD_LEVEL").ok().as_deref().and_then(Level::parse) {
                 l = l.min(cap);
             }
-            DETECTED.store(l.to_u8(), Ordering::Relaxed);
+            DETECTED.store(to_u8(l), Ordering::Relaxed);
             // A racing `force_level` may have stored a lower level already; keep it.
-            let _ = CURRENT.compare_exchange(0, l.to_u8(), Ordering::Relaxed, Ordering::Relaxed);
+            let _ = CURRENT.compare_exchange(0, to_u8(l), Ordering::Relaxed, Ordering::Relaxed);
             l
         }
-        v => Level::from_u8(v),
+        v => from_u8(v),
     }
 }
 
@@ -102,9 +84,9 @@ pub fn level() -> Level {
     match CURRENT.load(Ordering::Relaxed) {
         0 => {
             detected();
-            Level::from_u8(CURRENT.load(Ordering::Relaxed))
+            from_u8(CURRENT.load(Ordering::Relaxed))
         }
-        v => Level::from_u8(v),
+        v => from_u8(v),
     }
 }
 
@@ -122,6 +104,6 @@ pub fn level() -> Level {
 /// ```
 pub fn force_level(l: Level) -> Level {
     let l = l.min(detected());
-    CURRENT.store(l.to_u8(), Ordering::Relaxed);
+    CURRENT.store(to_u8(l), Ordering::Relaxed);
     l
 }

@@ -6,7 +6,7 @@ use super::Body;
 use super::nest::{Plan, for_each};
 use core::mem::size_of;
 use core::ptr::{copy_nonoverlapping, read_unaligned, write_unaligned};
-use layout_core::BlockingLevel;
+use layout_plan::Level;
 
 /// The unsigned integer of each element width: what the drivers move.
 pub(super) trait Word: Copy + 'static {}
@@ -27,9 +27,9 @@ pub(super) trait Tile<W: Word> {
     /// destination row of a tile must be aligned to `NT_ALIGN` bytes.
     const NT_ALIGN: usize = 0;
 
-    /// The level whose cache blocking ([`layout_core::transpose_blocking_at`]) these tiles
+    /// The level whose cache blocking ([`layout_plan::transpose_blocking_at`]) these tiles
     /// run in.
-    const LEVEL: BlockingLevel = BlockingLevel::Portable;
+    const LEVEL: Level = Level::Portable;
 
     /// Transposes the rows `r0..r1` × columns `c0..c1` (extents multiples of `R` and `C`)
     /// in `blocks`, streaming the stores when `blocks.stream` and `NT_ALIGN > 0`.
@@ -67,7 +67,7 @@ pub(super) trait Tile<W: Word> {
     fn fence() {}
 }
 
-/// The cache blocks of a transpose ([`layout_core::TransposeBlocking`] in the drivers'
+/// The cache blocks of a transpose ([`layout_plan::TransposeBlocking`] in the drivers'
 /// integers): `rows × cols` elements per block, tiles across each block first or down it
 /// first, streaming stores or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,20 +79,13 @@ pub(super) struct Blocks {
 }
 
 impl Blocks {
-    /// The blocking layout-core chooses for a `rows × cols` body with destination pitch
+    /// The blocking layout-plan chooses for a `rows × cols` body with destination pitch
     /// `dld`, run at `points` nest points, of `w`-byte elements, at `level`
-    /// ([`BlockingLevel::Portable`]: without streaming stores).
+    /// ([`Level::Portable`]: without streaming stores).
     #[inline(always)]
-    pub(super) fn choose(
-        rows: usize,
-        cols: usize,
-        dld: isize,
-        points: usize,
-        w: usize,
-        level: BlockingLevel,
-    ) -> Blocks {
+    pub(super) fn choose(rows: usize, cols: usize, dld: isize, points: usize, w: usize, level: Level) -> Blocks {
         let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
-        let b = layout_core::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
+        let b = layout_plan::transpose_blocking_at(level, i(rows), i(cols), dld as i64, i(points), i(w));
         let u = |v: i64| usize::try_from(v).unwrap_or(usize::MAX);
         Blocks { rows: u(b.rows), cols: u(b.cols), across_first: b.across_first, stream: b.stream }
     }
@@ -304,7 +297,7 @@ pub(super) unsafe fn drive<W: Word, K: Tile<W> + Strided<W>, S: Stream>(src: *co
             // The whole destination of the nest decides the blocking (streaming): one body's
             // worth times the number of bodies.
             let points = loops.iter().fold(1usize, |p, l| p.saturating_mul(l.extent));
-            let level = if K::NT_ALIGN > 0 { K::LEVEL } else { BlockingLevel::Portable };
+            let level = if K::NT_ALIGN > 0 { K::LEVEL } else { Level::Portable };
             let blocks = Blocks::choose(rows, cols, dst_ld, points, size_of::<W>(), level);
             for_each(loops, sb, db, |s, d| {
                 // SAFETY: the body's rectangle at this point is inside the allocations.
@@ -669,16 +662,16 @@ unsafe fn transpose<W: Word, K: Tile<W>>(
     let mis = if line > 0 { (dst as usize) % line } else { 0 };
     let nt = blocks.stream && pitch_ok && mis.is_multiple_of(w);
     if blocks.stream && !nt {
-        blocks = if K::LEVEL == BlockingLevel::Avx2 {
+        blocks = if K::LEVEL == Level::Avx2 {
             // The same stripes, cut into the blocks of a copy that is not streamed.
-            Blocks { rows: layout_core::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
+            Blocks { rows: layout_plan::AVX2_BAND_ROWS as usize, stream: false, ..blocks }
         } else {
-            Blocks::choose(rows, cols, dld, 1, w, BlockingLevel::Portable)
+            Blocks::choose(rows, cols, dld, 1, w, Level::Portable)
         };
     }
     // AVX2 tiles align too, with scalar edges, so that no tile row straddles two lines (as
     // it would in a destination 16 bytes past a page, where glibc's large vectors start).
-    let align = K::MASKED || K::LEVEL == BlockingLevel::Avx2;
+    let align = K::MASKED || K::LEVEL == Level::Avx2;
     if (nt || (align && pitch_ok)) && mis != 0 && mis.is_multiple_of(w) {
         c0 = ((line - mis) / w).min(cols);
     }

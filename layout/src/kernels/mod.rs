@@ -25,7 +25,7 @@
 //!   everything else a scalar loop unrolled by 8 with independent loads;
 //! - a transpose: register tiles (AVX-512 16×16 of 4-byte and 8×8 of 8-byte elements, AVX2
 //!   8×16 and 4×8, scalar 8×8 otherwise and for 1- and 2-byte elements) inside the cache
-//!   blocks of `layout_core::transpose_blocking_at` for the level. AVX-512: 4 KiB square
+//!   blocks of `layout_plan::transpose_blocking_at` for the level. AVX-512: 4 KiB square
 //!   blocks while the copy fits the caches (the destination lines ahead prefetched); once the
 //!   whole destination exceeds 1 MiB, column stripes 128 bytes wide, two tiles across then
 //!   down, written with streaming stores. AVX2: column stripes one 64-byte
@@ -50,74 +50,13 @@ mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use checked::{CopyProgram, Extremes, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_unrolled};
+pub use checked::{CopyProgram, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_unrolled};
 pub use dispatch::{Level, force_level, level};
 pub use element::{Element, Width};
+/// The copy program (loops and body) and its extremes: layout-plan's, which the code
+/// `layout!` emits writes as constants.
+pub use layout_plan::{Body, Extremes, Loop, Program};
 pub use view::{DstView, SrcView};
-
-/// One loop of a copy's nest: `extent` iterations, advancing the source by `src` elements and
-/// the destination by `dst` elements per iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Loop {
-    /// The number of iterations.
-    pub extent: usize,
-    /// The source stride, in elements per iteration.
-    pub src: isize,
-    /// The destination stride, in elements per iteration.
-    pub dst: isize,
-}
-
-/// What runs at each point of the loop nest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Body {
-    /// `len` elements, source stride `src`, destination stride `dst`:
-    /// `dst[k·dst] = src[k·src]` for `k < len`. `src == dst == 1` is a contiguous vector
-    /// (the common vector of the two layouts); `src == 0` a broadcast (load once, store
-    /// `len` times); anything else a gather or scatter.
-    Run {
-        /// The number of elements.
-        len: usize,
-        /// The source stride.
-        src: isize,
-        /// The destination stride.
-        dst: isize,
-    },
-    /// A `rows × cols` transpose: `dst[r·dst_ld + c] = src[r + c·src_ld]` for `r < rows`,
-    /// `c < cols` (the source contiguous along rows, the destination along columns), done
-    /// in register tiles inside cache blocks.
-    Transpose {
-        /// The extent along which the source is contiguous.
-        rows: usize,
-        /// The extent along which the destination is contiguous.
-        cols: usize,
-        /// The source's stride between columns.
-        src_ld: isize,
-        /// The destination's stride between rows.
-        dst_ld: isize,
-    },
-}
-
-/// A copy plan in the form the drivers run: a body inside a loop nest (innermost loop first).
-///
-/// ```
-/// use cute_layout::kernels::{Body, Extremes, Program};
-///
-/// // The 8x3 transpose of the README: dst[r*3 + c] = src[r + c*8].
-/// let p = Program { body: Body::Transpose { rows: 8, cols: 3, src_ld: 8, dst_ld: 3 }, loops: &[], src_base: 0, dst_base: 0 };
-/// assert_eq!(p.extremes(), Some(Extremes { src: (0, 23), dst: (0, 23) }));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Program<'a> {
-    /// What runs at each point of the nest.
-    pub body: Body,
-    /// The loops, innermost first.
-    pub loops: &'a [Loop],
-    /// Offsets of the first element on each side (non-zero after a broadcast destination
-    /// mode was reduced to its last write).
-    pub src_base: isize,
-    /// The destination's offset of the first element (see `src_base`).
-    pub dst_base: isize,
-}
 
 /// Runs `program`: `dst[dst_base + Σ c_k·dst_k + body] = src[src_base + Σ c_k·src_k + body]`
 /// for every point of the nest, at the SIMD [`level`] in effect. Forwards to one

@@ -5,7 +5,7 @@ use super::Program;
 use super::driver::{Blocks, ScalarTile, Stream, Strided, Tile, blocked, drive};
 use super::nest::{Plan, loop_buf};
 use core::arch::x86_64::*;
-use layout_core::BlockingLevel;
+use layout_plan::Level;
 
 /// AVX-512 16×16 tiles of 4-byte words.
 pub(super) struct Avx512W4;
@@ -429,7 +429,7 @@ macro_rules! tile_impl {
             const R: usize = $r;
             const C: usize = $c;
             const NT_ALIGN: usize = 64;
-            const LEVEL: BlockingLevel = BlockingLevel::$level;
+            const LEVEL: Level = Level::$level;
             $(
             const MASKED: bool = true;
 
@@ -496,7 +496,7 @@ macro_rules! tile_impl {
                 let ahead = (64 / w) as isize;
                 let pitch = dld * w as isize;
                 blocked(blocks, ($r, $c), rows, cols, |r, c| {
-                    if BlockingLevel::$level == BlockingLevel::Avx512 {
+                    if Level::$level == Level::Avx512 {
                         let p = dst.wrapping_offset(r * dld + c + ahead).cast::<i8>();
                         for j in 0..$r {
                             _mm_prefetch::<_MM_HINT_T0>(p.wrapping_offset(j * pitch));

@@ -1,6 +1,6 @@
 //! The run-time copy: [`CopyPlan`] and [`copy()`](fn@crate::copy) over tensors of any layout.
 
-use layout_core::{CopyBody, CopyMode};
+use layout_plan::{CopyBody, CopyMode};
 
 use super::{PlanError, same, to_isize, to_usize};
 use crate::kernels::{self, Body, CopyProgram, DstView, Element, Loop, Program, SrcView};
@@ -61,7 +61,7 @@ impl<S: TrustedLayout + PartialEq, D: TrustedLayout + PartialEq> CopyPlan<S, D> 
     /// Plans the copy from `src` to `dst`. Fails when the sizes differ or the destination
     /// maps two indices to one offset (the error names the layouts and the numbers).
     pub fn new(src: &S, dst: &D) -> Result<Self, PlanError> {
-        let plan = layout_core::copy_plan(&src.to_layout(), &dst.to_layout(), false)
+        let plan = layout_plan::copy_plan(&src.to_layout(), &dst.to_layout(), false)
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let (len, what) = (|v| to_usize(KERNEL, "an extent", v), |v| to_isize(KERNEL, "a stride", v));
         let body = match plan.body {

@@ -1,6 +1,6 @@
 //! The run-time GEMM: [`GemmPlan`] and [`gemm()`](fn@crate::gemm) over tensors of any layout.
 
-use layout_core::GemmLeaf;
+use layout_plan::GemmLeaf;
 
 use super::{PlanError, same, to_isize, to_usize};
 use crate::gemm::epilogue::gemm_views_with;
@@ -101,10 +101,10 @@ where
     /// extents of a dimension differ between two operands, the leaves of a dimension have no
     /// common refinement, or C maps two elements to one offset (the error names the numbers).
     pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
-        let plan = layout_core::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
+        let plan = layout_plan::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let split = |leaves: &[GemmLeaf], dim: Dim| -> Result<(Leaf, Vec<(Leaf, Dim)>), PlanError> {
-            let (kernel, _) = layout_core::GemmPlan::split(leaves);
+            let (kernel, _) = layout_plan::GemmPlan::split(leaves);
             let mut all = Leaf::all(leaves)?;
             let Some(at) = leaves.iter().position(|l| *l == kernel) else {
                 return Ok((Leaf::new(&kernel, 1)?, Vec::new()));

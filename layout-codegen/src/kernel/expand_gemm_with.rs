@@ -4,14 +4,14 @@
 //! each final element of C and its indices and returns what is stored; the facade applies it
 //! on each finished tile of C.
 
-use layout_core::{GemmLeaf, GemmPlan};
+use layout_plan::{GemmLeaf, GemmPlan};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::dyn_kernel::DynKernel;
 use crate::expand::{Target, private, split_attrs};
-use crate::expand_copy::{local, usize_lit};
-use crate::gemm::Scalar;
+use crate::kernel::dynamic::DynKernel;
+use crate::kernel::expand_copy::{local, usize_lit};
+use crate::kernel::gemm::Scalar;
 
 /// The epilogue's type: `Fn(T, usize, usize) -> T + Sync`, with a batch index when `batched`.
 fn closure_bound(t: &TokenStream, batched: bool) -> TokenStream {
@@ -55,7 +55,7 @@ pub fn with_fn(
     let batched = plan.c.rank() == 3;
     let bound = closure_bound(t, batched);
     let doc = contract(name, batched);
-    let body = crate::expand_gemm::kernel_loops(plan, t, true);
+    let body = super::expand_gemm::kernel_loops(plan, t, true);
     let wrap = if batched { quote!(let #f = #p::Batched(#f);) } else { TokenStream::new() };
     quote! {
         #(#shared)*

@@ -1,7 +1,8 @@
 //! The GEMM plan: the joint leaves of every dimension reproduce each operand's offsets by brute
 //! force, and every inadmissible triple is rejected with the numbers.
 
-use layout_core::{GemmLeaf, GemmPlan, Layout, LayoutError, gemm_plan, parse_layout};
+use layout_core::{Layout, LayoutError, parse_layout};
+use layout_plan::{GemmLeaf, GemmPlan, gemm_plan};
 
 fn plan(a: &str, b: &str, c: &str) -> Result<GemmPlan, LayoutError> {
     gemm_plan(&parse_layout(a).unwrap(), &parse_layout(b).unwrap(), &parse_layout(c).unwrap())

@@ -11,8 +11,8 @@ use proc_macro2::{Ident, Span};
 
 use crate::ast::ExprTokens;
 use crate::ctxt::Ctxt;
-use crate::eval::Scope;
-use crate::gemm::Scalar;
+use crate::kernel::gemm::Scalar;
+use crate::scope::Scope;
 
 /// What the kernel computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

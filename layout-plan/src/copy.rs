@@ -23,10 +23,11 @@
 use std::fmt;
 
 use crate::blocking::{TransposeBlocking, transpose_blocking};
-use crate::checked;
-use crate::coalesce::coalesce;
-use crate::error::{LayoutError, Result};
-use crate::layout::Layout;
+use crate::program::{Body, Loop, ProgramBuf, ProgramRange, to_isize, to_usize};
+use layout_core::Layout;
+use layout_core::checked;
+use layout_core::coalesce;
+use layout_core::{LayoutError, Result};
 
 /// The largest destination the injectivity check enumerates when the sorted-stride test does
 /// not decide it.
@@ -301,6 +302,30 @@ impl CopyPlan {
         };
         pairs.sort_by_key(|&(_, d)| d);
         Some(pairs)
+    }
+
+    /// The plan as the program the kernels run (`None` for an indexed copy): the body and the
+    /// loops in the target's `usize` and `isize`, or the number that does not fit them.
+    pub fn program(&self) -> std::result::Result<Option<ProgramBuf>, ProgramRange> {
+        let (len, stride) = (|v| to_usize("an extent", v), |v| to_isize("a stride", v));
+        let body = match self.body {
+            CopyBody::Run { len: n, src, dst } => Body::Run { len: len(n)?, src: stride(src)?, dst: stride(dst)? },
+            CopyBody::Transpose { rows, cols, src_ld, dst_ld } => {
+                Body::Transpose { rows: len(rows)?, cols: len(cols)?, src_ld: stride(src_ld)?, dst_ld: stride(dst_ld)? }
+            }
+            CopyBody::Indexed => return Ok(None),
+        };
+        let loops = self
+            .loops
+            .iter()
+            .map(|m| Ok(Loop { extent: len(m.extent)?, src: stride(m.src)?, dst: stride(m.dst)? }))
+            .collect::<std::result::Result<_, ProgramRange>>()?;
+        Ok(Some(ProgramBuf {
+            body,
+            loops,
+            src_base: to_isize("a base offset", self.src_base)?,
+            dst_base: to_isize("a base offset", self.dst_base)?,
+        }))
     }
 
     /// The cache blocking of a transpose body for elements of `elem_bytes` at a level with

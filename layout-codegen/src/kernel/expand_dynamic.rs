@@ -6,10 +6,10 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::dyn_kernel::{DynKernel, DynKind};
 use crate::expand::{Target, private, split_attrs};
-use crate::expand_copy::local;
-use crate::gemm::Scalar;
+use crate::kernel::dynamic::{DynKernel, DynKind};
+use crate::kernel::expand_copy::local;
+use crate::kernel::gemm::Scalar;
 
 /// `NAME` and `try_NAME`.
 pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
@@ -37,11 +37,12 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
     });
     let checks: Vec<TokenStream> = checks.collect();
     let with = match k.kind {
-        DynKind::Gemm(scalar) => crate::expand_gemm_with::dyn_with_fns(target, k, scalar, &checks),
+        DynKind::Gemm(scalar) => super::expand_gemm_with::dyn_with_fns(target, k, scalar, &checks),
         DynKind::Copy => TokenStream::new(),
     };
-    let list =
-        |f: &dyn Fn(&crate::dyn_kernel::DynOperand) -> String| k.operands.iter().map(f).collect::<Vec<_>>().join(", ");
+    let list = |f: &dyn Fn(&crate::kernel::dynamic::DynOperand) -> String| {
+        k.operands.iter().map(f).collect::<Vec<_>>().join(", ")
+    };
     let shared_doc = if k.shared.is_empty() {
         String::new()
     } else {

@@ -1,14 +1,24 @@
 //! Kernel items `pub fn NAME = KERNEL;`: the call is parsed and dispatched to the kernel's
-//! own evaluation (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`).
+//! own evaluation (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`, either over layouts
+//! with symbols), each kind's evaluation beside its emission: `copy` and `expand_copy`,
+//! `gemm` and `expand_gemm`, `dynamic` and `expand_dynamic` (planned at run time).
 
 use layout_core::notation::{ExprKind, parse};
 
+pub mod copy;
+pub mod dynamic;
+pub mod expand_copy;
+pub mod expand_dynamic;
+pub mod expand_gemm;
+pub mod expand_gemm_with;
+pub mod gemm;
+
 use crate::ast::ExprTokens;
-use crate::copy::{self, CopyItem};
 use crate::ctxt::Ctxt;
-use crate::dyn_kernel::{self, DynKernel, DynKind};
-use crate::eval::Scope;
-use crate::gemm::{self, GemmItem};
+use crate::scope::Scope;
+use copy::CopyItem;
+use dynamic::{DynKernel, DynKind};
+use gemm::GemmItem;
 
 /// A planned kernel item.
 pub enum Kernel {
@@ -50,7 +60,7 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
     let ast = match parse(&expr.text) {
         Ok(ast) => ast,
         Err(e) => {
-            cx.error(expr.error_at(e.span().start, e.span().end, crate::eval::message(&e)));
+            cx.error(expr.error_at(e.span().start, e.span().end, crate::scope::message(&e)));
             return None;
         }
     };
@@ -58,11 +68,11 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
         cx.error(expr.error_whole(format!("a `fn` item defines a kernel, not a layout: {USAGE}")));
         return None;
     };
-    let dynamic = |operands: &[layout_core::notation::Expr]| dyn_kernel::is_dynamic(operands, scope);
+    let dynamic = |operands: &[layout_core::notation::Expr]| dynamic::is_dynamic(operands, scope);
     match name.as_str() {
         "copy" if args.len() == 2 && dynamic(args) => {
             let operands = [(&args[0], "source"), (&args[1], "destination")];
-            dyn_kernel::evaluate(DynKind::Copy, &operands, expr, scope, cx).map(|k| Kernel::Dynamic(Box::new(k)))
+            dynamic::evaluate(DynKind::Copy, &operands, expr, scope, cx).map(|k| Kernel::Dynamic(Box::new(k)))
         }
         "copy" if args.len() == 3 && dynamic(&args[..2]) => {
             let message = "`overlapping` is for copies of static layouts; a copy over layouts with symbols needs a \
@@ -73,7 +83,7 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
         "gemm" if args.len() == 4 && dynamic(&args[1..]) => {
             let scalar = gemm::scalar(&args[0], expr, cx);
             let operands = [(&args[1], "A"), (&args[2], "B"), (&args[3], "C")];
-            let k = dyn_kernel::evaluate(DynKind::Gemm(scalar?), &operands, expr, scope, cx);
+            let k = dynamic::evaluate(DynKind::Gemm(scalar?), &operands, expr, scope, cx);
             k.map(|k| Kernel::Dynamic(Box::new(k)))
         }
         "copy" => copy::evaluate(args, expr, scope, cx).map(|c| Kernel::Copy(Box::new(c))),

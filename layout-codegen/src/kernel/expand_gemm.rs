@@ -5,17 +5,17 @@
 //! (no packing, no dispatch beyond one cached level); a larger one calls the facade's blocked
 //! GEMM.
 
-use layout_core::{GemmLeaf, GemmPlan};
+use layout_plan::{GemmLeaf, GemmPlan};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::expand::{Target, private, split_attrs};
-use crate::expand_copy::{isize_lit, local, usize_lit};
 use crate::fallback::KernelStandIn;
-use crate::gemm::{GemmItem, Scalar};
+use crate::kernel::expand_copy::{isize_lit, local, usize_lit};
+use crate::kernel::gemm::{GemmItem, Scalar};
 
 /// The largest extent of each dimension the straight-line small kernel takes (the plan's).
-const SMALL: i64 = layout_core::GEMM_STATIC_MAX;
+const SMALL: i64 = layout_plan::GEMM_STATIC_MAX;
 
 fn scalar_type(s: Scalar) -> TokenStream {
     match s {
@@ -33,12 +33,13 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
     let t = scalar_type(item.scalar);
     let (a, b, c) = (local("a"), local("b"), local("c"));
     let (alpha, beta) = (local("alpha"), local("beta"));
-    let layout_type = |op: &crate::copy::Operand| match &op.name {
+    let layout_type = |op: &crate::kernel::copy::Operand| match &op.name {
         Some(name) => quote!(#name),
         None => quote!(#p::InlineLayout),
     };
     let (la, lb, lc) = (layout_type(&item.a), layout_type(&item.b), layout_type(&item.c));
-    let args = |op: &crate::copy::Operand| (isize_lit(op.min), isize_lit(op.max), op.plan.notation().to_string());
+    let args =
+        |op: &crate::kernel::copy::Operand| (isize_lit(op.min), isize_lit(op.max), op.plan.notation().to_string());
     let ((a_min, a_max, a_not), (b_min, b_max, b_not), (c_min, c_max, c_not)) =
         (args(&item.a), args(&item.b), args(&item.c));
     let plan = &item.plan;
@@ -62,7 +63,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         let #b = SB::operand(#b, "gemm", "B", #b_min, #b_max, #b_not);
         let mut #c = SC::operand(#c, "gemm", "C", #c_min, #c_max, #c_not);
     };
-    let with = crate::expand_gemm_with::with_fn(target, plan, &t, &bounds, &operands);
+    let with = super::expand_gemm_with::with_fn(target, plan, &t, &bounds, &operands);
     quote! {
         #(#own)*
         #(#shared)*
@@ -124,7 +125,7 @@ pub(crate) fn kernel_loops(plan: &GemmPlan, t: &TokenStream, with: bool) -> Toke
     for (i, (l, is_k)) in all.enumerate() {
         loops.push((format_ident!("i{}", i, span = Span::mixed_site()), l, is_k));
     }
-    let ep = if with { crate::expand_gemm_with::epilogue_arg(plan, &loops) } else { TokenStream::new() };
+    let ep = if with { super::expand_gemm_with::epilogue_arg(plan, &loops) } else { TokenStream::new() };
     let offset = |pick: fn(&GemmLeaf) -> i64| {
         let terms = loops.iter().filter(|(_, l, _)| pick(l) != 0).map(|(v, l, _)| {
             let s = isize_lit(pick(l));

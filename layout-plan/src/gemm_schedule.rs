@@ -7,13 +7,14 @@
 
 use std::fmt;
 
-use crate::error::Result;
 use crate::gemm::{GemmLeaf, GemmPlan};
 use crate::gemm_blocking::{
     BPanelOrder, CacheSizes, GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem,
-    GemmLevel, Packer, gemm_blocking, gemm_direct, gemm_transposes,
+    Packer, gemm_blocking, gemm_direct, gemm_transposes,
 };
-use crate::layout::Layout;
+use crate::level::Level;
+use layout_core::Layout;
+use layout_core::Result;
 
 /// The largest extent of each of M, N and K of a kernel call that the straight-line static
 /// kernel takes (every extent and stride a constant, no packing).
@@ -94,7 +95,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     let (k, k_rest) = GemmPlan::split(&plan.k_leaves);
     let mut calls: i64 = 1;
     for l in plan.batch_leaves.iter().chain(&m_rest).chain(&n_rest).chain(&k_rest) {
-        calls = crate::checked::mul(calls, l.extent)?;
+        calls = layout_core::checked::mul(calls, l.extent)?;
     }
     let transposed = transposes(&m, &n);
     let (em, en) = if transposed { (n.extent, m.extent) } else { (m.extent, n.extent) };
@@ -115,10 +116,10 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
     let parallel = regime == GemmRegime::Blocked && um.saturating_mul(un).saturating_mul(uk) >= GEMM_PAR_MIN;
     let mut levels = Vec::new();
     if regime == GemmRegime::Blocked {
-        for level in [GemmLevel::Avx512, GemmLevel::Avx2, GemmLevel::Portable] {
+        for level in [Level::Avx512, Level::Avx2, Level::Portable] {
             let constant = gemm_blocking(level, elem);
             let (blocking, caches, from_cpuid) = match caches {
-                Some(c) if level == GemmLevel::Avx2 => (constant.for_caches(c), c, true),
+                Some(c) if level == Level::Avx2 => (constant.for_caches(c), c, true),
                 _ => (constant, constant.design_caches(), false),
             };
             let blocks = blocking.blocks(um, un, uk);
@@ -207,7 +208,7 @@ impl fmt::Display for LevelSchedule {
                 kib(self.caches.l1d),
                 kib(self.caches.l2)
             )?;
-        } else if b.level != GemmLevel::Portable {
+        } else if b.level != Level::Portable {
             writeln!(f, "  caches: {} (the {} reference caches the constant blocks are for)", self.caches, b.level)?;
         }
         writeln!(f, "  A panel (i,p) -> {}", self.a_panel)?;
@@ -254,7 +255,7 @@ impl fmt::Display for LevelSchedule {
                 if self.b_in_place { "read in place (an edge panel packed)" } else { "packed" }
             )?;
         }
-        let rows = if b.level == GemmLevel::Portable {
+        let rows = if b.level == Level::Portable {
             format!("a full {}x{} tile on zero-padded panels, stores of the rows and columns in C", b.mr, b.nr)
         } else {
             format!("rows past mr < {} masked in the stores", b.mr)
@@ -321,7 +322,7 @@ impl fmt::Display for GemmSchedule {
 mod tests {
     use super::*;
     use crate::gemm::gemm_plan;
-    use crate::notation::parse_layout;
+    use layout_core::parse_layout;
 
     fn schedule(a: &str, b: &str, c: &str, elem: GemmElem) -> GemmSchedule {
         let l = |s: &str| parse_layout(s).unwrap();

@@ -1,14 +1,15 @@
 //! Kernel items `pub fn NAME = gemm(T, A, B, C);`: `T` is `f32` or `f64`, A `(M,K)`, B `(N,K)`
 //! and C `(M,N)` are layouts (notation or earlier names; an optional batch mode last in all
-//! three), planned by layout-core's `gemm_plan`.
+//! three), planned by layout-plan's `gemm_plan`.
 
 use layout_core::notation::{Expr, Value};
-use layout_core::{AnyLayout, Blame, GemmPlan, Layout, LayoutError, gemm_plan};
+use layout_core::{AnyLayout, Blame, Layout, LayoutError};
+use layout_plan::{GemmPlan, gemm_plan};
 
 use crate::ast::ExprTokens;
-use crate::copy::{Operand, operand};
 use crate::ctxt::Ctxt;
-use crate::eval::{Scope, with_help};
+use crate::kernel::copy::{Operand, operand};
+use crate::scope::{Scope, with_help};
 
 /// The element types a GEMM runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,13 +4,13 @@
 //! facade's precompiled drivers. A copy without a common refinement (or of a swizzled or F2
 //! layout) loops over the indices with the layouts' generated offset functions.
 
-use layout_core::{CopyBody, CopyMode, CopyPlan};
+use layout_plan::{Body, CopyPlan, Loop, ProgramBuf};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::copy::{CopyItem, Operand};
 use crate::expand::{Target, items, private, split_attrs};
 use crate::fallback::KernelStandIn;
+use crate::kernel::copy::{CopyItem, Operand};
 
 /// The copy function.
 pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
@@ -21,8 +21,10 @@ pub fn copy_fn(target: &Target, item: &CopyItem) -> TokenStream {
     let (s_notation, d_notation) = (item.src.plan.notation(), item.dst.plan.notation());
     let (s_min, s_max, d_min, d_max) =
         (isize_lit(item.src.min), isize_lit(item.src.max), isize_lit(item.dst.min), isize_lit(item.dst.max));
-    let body = match &item.plan {
-        Some(plan) if plan.body != CopyBody::Indexed => program_call(plan, &src, &dst),
+    // The program the kernels run; an indexed copy (or one whose numbers do not fit the
+    // machine's integers) loops over the indices.
+    let body = match item.plan.as_ref().map(|plan| (plan, plan.program())) {
+        Some((plan, Ok(Some(program)))) => program_call(plan, &program, &src, &dst),
         _ => indexed_loop(item, &src, &dst),
     };
     let mut doc = vec![
@@ -88,25 +90,25 @@ pub fn copy_fallback(target: &Target, k: &KernelStandIn) -> TokenStream {
 }
 
 /// Builds the program from the plan's constants and runs it.
-fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
+fn program_call(plan: &CopyPlan, program: &ProgramBuf, src: &Ident, dst: &Ident) -> TokenStream {
     let facade = crate::expand::facade();
-    let program = local("PROGRAM");
-    let body = match plan.body {
-        CopyBody::Run { len, src, dst } => {
-            let (len, s, d) = (usize_lit(len), isize_lit(src), isize_lit(dst));
+    let name = local("PROGRAM");
+    let body = match program.body {
+        Body::Run { len, src, dst } => {
+            let (len, s, d) = (usize_lit(len as i64), isize_lit(src as i64), isize_lit(dst as i64));
             quote!(#facade::kernels::Body::Run { len: #len, src: #s, dst: #d })
         }
-        CopyBody::Transpose { rows, cols, src_ld, dst_ld } => {
-            let (r, c, s, d) = (usize_lit(rows), usize_lit(cols), isize_lit(src_ld), isize_lit(dst_ld));
+        Body::Transpose { rows, cols, src_ld, dst_ld } => {
+            let (r, c) = (usize_lit(rows as i64), usize_lit(cols as i64));
+            let (s, d) = (isize_lit(src_ld as i64), isize_lit(dst_ld as i64));
             quote!(#facade::kernels::Body::Transpose { rows: #r, cols: #c, src_ld: #s, dst_ld: #d })
         }
-        CopyBody::Indexed => unreachable!("indexed copies are emitted as a loop"),
     };
-    let loops = plan.loops.iter().map(|&CopyMode { extent, src, dst }| {
-        let (n, s, d) = (usize_lit(extent), isize_lit(src), isize_lit(dst));
+    let loops = program.loops.iter().map(|&Loop { extent, src, dst }| {
+        let (n, s, d) = (usize_lit(extent as i64), isize_lit(src as i64), isize_lit(dst as i64));
         quote!(#facade::kernels::Loop { extent: #n, src: #s, dst: #d })
     });
-    let (sb, db) = (isize_lit(plan.src_base), isize_lit(plan.dst_base));
+    let (sb, db) = (isize_lit(program.src_base as i64), isize_lit(program.dst_base as i64));
     if let Some(pairs) = plan.unrolled() {
         // Straight-line: the careful person's loop, every offset a constant.
         let n = pairs.len();
@@ -115,20 +117,20 @@ fn program_call(plan: &CopyPlan, src: &Ident, dst: &Ident) -> TokenStream {
             quote!((#s, #d))
         });
         return quote! {
-            const #program: #facade::kernels::UnrolledCopy<'static, #n> =
+            const #name: #facade::kernels::UnrolledCopy<'static, #n> =
                 #facade::kernels::UnrolledCopy::new(&[#(#loops),*], #sb, #db, [#(#pairs),*]);
-            #facade::kernels::copy_unrolled(#src, #dst, &#program)
+            #facade::kernels::copy_unrolled(#src, #dst, &#name)
         };
     }
     quote! {
-        const #program: #facade::kernels::CopyProgram<'static> =
+        const #name: #facade::kernels::CopyProgram<'static> =
             #facade::kernels::CopyProgram::new(#facade::kernels::Program {
                 body: #body,
                 loops: &[#(#loops),*],
                 src_base: #sb,
                 dst_base: #db,
             });
-        #facade::kernels::copy(#src, #dst, &#program)
+        #facade::kernels::copy(#src, #dst, &#name)
     }
 }
 

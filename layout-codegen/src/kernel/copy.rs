@@ -1,15 +1,16 @@
 //! Kernel items `pub fn NAME = copy(SRC, DST[, overlapping]);`: the operands are evaluated
-//! like any item (notation or earlier names), the copy is planned by layout-core, and every
+//! like any item (notation or earlier names), the copy is planned by layout-plan, and every
 //! error is reported at the operand responsible.
 
 use layout_core::notation::{Expr, ExprKind, Value, evaluate_expr};
-use layout_core::{AnyLayout, Blame, CopyPlan, Layout, LayoutError, copy_plan, injectivity_witness};
+use layout_core::{AnyLayout, Blame, Layout, LayoutError};
+use layout_plan::{CopyPlan, copy_plan, injectivity_witness};
 use proc_macro2::Ident;
 
 use crate::ast::ExprTokens;
 use crate::ctxt::Ctxt;
-use crate::eval::{PlanError, Scope, check_calls, check_names, plan_value, with_help};
-use crate::plan::Plan;
+use crate::plan::{Plan, PlanError, plan_value};
+use crate::scope::{Scope, check_calls, check_names, with_help};
 
 /// One side of a copy.
 pub struct Operand {
@@ -94,7 +95,7 @@ pub fn operand(arg: &Expr, side: &str, expr: &ExprTokens, scope: &Scope, cx: &mu
     let value = match evaluate_expr(arg, scope.env) {
         Ok(v) => v,
         Err(e) => {
-            cx.error(expr.error_at(e.span().start, e.span().end, crate::eval::message(&e)));
+            cx.error(expr.error_at(e.span().start, e.span().end, crate::scope::message(&e)));
             return None;
         }
     };

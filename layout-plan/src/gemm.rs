@@ -11,11 +11,11 @@
 
 use std::fmt;
 
-use crate::checked;
-use crate::coalesce::coalesce;
 use crate::copy::injectivity_witness;
-use crate::error::{LayoutError, Result};
-use crate::layout::Layout;
+use layout_core::Layout;
+use layout_core::checked;
+use layout_core::coalesce;
+use layout_core::{LayoutError, Result};
 
 /// One joint leaf of a dimension: `extent` steps with the stride of each operand (0 for the
 /// operand that does not carry the dimension).

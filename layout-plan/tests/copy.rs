@@ -5,7 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use layout_core::{CopyBody, CopyPlan, LayoutError, copy_plan, max_common_vector, parse_layout};
+use layout_core::{LayoutError, max_common_vector, parse_layout};
+use layout_plan::{CopyBody, CopyPlan, copy_plan};
 use proptest::prelude::*;
 
 fn plan(s: &str, d: &str) -> CopyPlan {
@@ -190,24 +191,24 @@ proptest! {
 /// choices and may change): square power-of-two blocks that fit `SQUARE_BLOCK_BYTES` while the
 /// copy stays in the caches, and line-wide streamed column stripes once the destination exceeds
 /// the streaming threshold and its rows start lines.
-fn check_blocking(level: layout_core::BlockingLevel, rows: i64, cols: i64, ld: i64, points: i64, e: i64) {
-    use layout_core::{
-        AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, BlockingLevel, LINE_BYTES, SQUARE_BLOCK_BYTES,
-        STREAM_BYTES, STREAM_ROW_BYTES, transpose_blocking_at,
+fn check_blocking(level: layout_plan::Level, rows: i64, cols: i64, ld: i64, points: i64, e: i64) {
+    use layout_plan::{
+        AVX2_BAND_ROWS, AVX2_STREAM_BYTES, AVX2_STREAM_ROW_BYTES, LINE_BYTES, Level, SQUARE_BLOCK_BYTES, STREAM_BYTES,
+        STREAM_ROW_BYTES, transpose_blocking_at,
     };
     let b = transpose_blocking_at(level, rows, cols, ld, points, e);
     let at = format!("{level:?} {rows}x{cols} ld {ld} x{points}, {e}-byte: {b:?}");
     let dst = rows.saturating_mul(cols).saturating_mul(points).saturating_mul(e);
     let lines = (ld * e) % LINE_BYTES == 0;
     match level {
-        BlockingLevel::Avx2 => {
+        Level::Avx2 => {
             assert_eq!(b.stream, lines && dst > AVX2_STREAM_BYTES, "{at}");
             assert_eq!(b.cols * e, AVX2_STREAM_ROW_BYTES, "{at}: stripes one line wide");
             assert_eq!(b.rows, if b.stream { rows } else { AVX2_BAND_ROWS }, "{at}");
             assert!(!b.across_first, "{at}: stripes are walked down");
         }
         _ => {
-            let streams = level == BlockingLevel::Avx512 && lines && dst > STREAM_BYTES;
+            let streams = level == Level::Avx512 && lines && dst > STREAM_BYTES;
             assert_eq!(b.stream, streams, "{at}");
             if streams {
                 assert_eq!((b.rows, b.cols * e), (rows, STREAM_ROW_BYTES), "{at}: whole-height stripes");
@@ -226,8 +227,8 @@ fn check_blocking(level: layout_core::BlockingLevel, rows: i64, cols: i64, ld: i
 
 #[test]
 fn transpose_blocking_streams_column_stripes_beyond_the_caches() {
-    use layout_core::{AVX2_STREAM_BYTES, BlockingLevel, STREAM_BYTES, transpose_blocking, transpose_blocking_at};
-    let levels = [BlockingLevel::Portable, BlockingLevel::Avx2, BlockingLevel::Avx512];
+    use layout_plan::{AVX2_STREAM_BYTES, Level, STREAM_BYTES, transpose_blocking, transpose_blocking_at};
+    let levels = [Level::Portable, Level::Avx2, Level::Avx512];
     for e in [1, 2, 4, 8] {
         // Square destinations just below and above each streaming threshold (a whole copy of
         // exactly the threshold is not streamed), line-aligned rows or not, whole nests.
@@ -244,7 +245,7 @@ fn transpose_blocking_streams_column_stripes_beyond_the_caches() {
         }
         for level in levels {
             // The threshold itself: a destination of exactly that many bytes stays in the caches.
-            let limit = if level == BlockingLevel::Avx2 { AVX2_STREAM_BYTES } else { STREAM_BYTES };
+            let limit = if level == Level::Avx2 { AVX2_STREAM_BYTES } else { STREAM_BYTES };
             let cols = 64 / e;
             let rows = limit / (cols * e);
             check_blocking(level, rows, cols, cols, 1, e);
@@ -255,13 +256,13 @@ fn transpose_blocking_streams_column_stripes_beyond_the_caches() {
     // `transpose_blocking` is the AVX-512 blocking when the level streams, the portable one
     // otherwise.
     for n in [256, 1024, 4096] {
-        for (level, streams) in [(BlockingLevel::Avx512, true), (BlockingLevel::Portable, false)] {
+        for (level, streams) in [(Level::Avx512, true), (Level::Portable, false)] {
             assert_eq!(transpose_blocking_at(level, n, n, n, 1, 4), transpose_blocking(n, n, n, 1, 4, streams));
         }
     }
     // Extreme sizes saturate instead of overflowing.
     assert!(transpose_blocking(i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8, true).stream);
-    assert!(transpose_blocking_at(BlockingLevel::Avx2, i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8).stream);
+    assert!(transpose_blocking_at(Level::Avx2, i64::MAX, i64::MAX, 1 << 40, i64::MAX, 8).stream);
 }
 
 #[test]
@@ -269,7 +270,7 @@ fn the_plan_of_a_transpose_names_its_blocking() {
     let p = plan("(1024,1024):(1,1024)", "(1024,1024):(1024,1)");
     for e in [4, 8] {
         let b = p.transpose_blocking(e).unwrap();
-        assert_eq!(b, layout_core::transpose_blocking(1024, 1024, 1024, 1, e, true));
+        assert_eq!(b, layout_plan::transpose_blocking(1024, 1024, 1024, 1, e, true));
         let text = p.to_string();
         assert!(text.contains(&format!("{e}-byte")) && text.contains(&b.to_string()), "{text}");
     }

@@ -17,30 +17,10 @@
 
 use std::fmt;
 
-use crate::checked;
-use crate::error::{LayoutError, Result};
-use crate::layout::Layout;
-
-/// A SIMD dispatch level of the engine (the levels of the copy kernels).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GemmLevel {
-    /// Plain Rust vectorized for the target's baseline (SSE2 on x86_64, no FMA).
-    Portable,
-    /// AVX2 and FMA: 16 ymm registers.
-    Avx2,
-    /// AVX-512 (F, BW, VL, DQ): 32 zmm registers.
-    Avx512,
-}
-
-impl fmt::Display for GemmLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GemmLevel::Portable => "portable",
-            GemmLevel::Avx2 => "AVX2+FMA",
-            GemmLevel::Avx512 => "AVX-512",
-        })
-    }
-}
+use crate::level::Level;
+use layout_core::Layout;
+use layout_core::checked;
+use layout_core::{LayoutError, Result};
 
 /// The element type of a GEMM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,7 +81,7 @@ pub enum Packer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmBlocking {
     /// The dispatch level this blocking is for.
-    pub level: GemmLevel,
+    pub level: Level,
     /// The element type this blocking is for.
     pub elem: GemmElem,
     /// Elements per vector register.
@@ -226,7 +206,7 @@ pub const AVX2_MC_L2_64THS: usize = 32;
 /// the B micro-panel `KC×NR` 18 KiB of a 48 KiB L1d, the A block `MC×KC` 768 KiB, 3/8 of a
 /// 2 MiB L2.
 pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Avx512,
+    level: Level::Avx512,
     elem: GemmElem::F32,
     lanes: 16,
     mr: 32,
@@ -244,7 +224,7 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
 /// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the B micro-panel 24 KiB of a
 /// 48 KiB L1d, the A block 512 KiB, a quarter of a 2 MiB L2.
 pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Avx512,
+    level: Level::Avx512,
     elem: GemmElem::F64,
     lanes: 8,
     mr: 16,
@@ -262,7 +242,7 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
 /// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers); the blocks of
 /// [`ZEN3_CACHES`] (B micro-panel 12 KiB of 32 KiB L1d, A block 256 KiB of 512 KiB L2).
 pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Avx2,
+    level: Level::Avx2,
     elem: GemmElem::F32,
     lanes: 8,
     mr: 16,
@@ -280,7 +260,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
 /// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of [`ZEN3_CACHES`]
 /// (B micro-panel 12 KiB, A block 256 KiB).
 pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Avx2,
+    level: Level::Avx2,
     elem: GemmElem::F64,
     lanes: 4,
     mr: 8,
@@ -297,7 +277,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
 
 /// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
 pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Portable,
+    level: Level::Portable,
     elem: GemmElem::F32,
     lanes: 4,
     mr: 8,
@@ -314,7 +294,7 @@ pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
 
 /// Portable f64: a 4×4 tile of SSE2 vectors (no FMA).
 pub const GEMM_PORTABLE_F64: GemmBlocking = GemmBlocking {
-    level: GemmLevel::Portable,
+    level: Level::Portable,
     elem: GemmElem::F64,
     lanes: 2,
     mr: 4,
@@ -334,14 +314,14 @@ pub const GEMM_BLOCKINGS: [GemmBlocking; 6] =
     [GEMM_AVX512_F32, GEMM_AVX512_F64, GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_PORTABLE_F32, GEMM_PORTABLE_F64];
 
 /// The blocking of a level and element type.
-pub const fn gemm_blocking(level: GemmLevel, elem: GemmElem) -> GemmBlocking {
+pub const fn gemm_blocking(level: Level, elem: GemmElem) -> GemmBlocking {
     match (level, elem) {
-        (GemmLevel::Avx512, GemmElem::F32) => GEMM_AVX512_F32,
-        (GemmLevel::Avx512, GemmElem::F64) => GEMM_AVX512_F64,
-        (GemmLevel::Avx2, GemmElem::F32) => GEMM_AVX2_F32,
-        (GemmLevel::Avx2, GemmElem::F64) => GEMM_AVX2_F64,
-        (GemmLevel::Portable, GemmElem::F32) => GEMM_PORTABLE_F32,
-        (GemmLevel::Portable, GemmElem::F64) => GEMM_PORTABLE_F64,
+        (Level::Avx512, GemmElem::F32) => GEMM_AVX512_F32,
+        (Level::Avx512, GemmElem::F64) => GEMM_AVX512_F64,
+        (Level::Avx2, GemmElem::F32) => GEMM_AVX2_F32,
+        (Level::Avx2, GemmElem::F64) => GEMM_AVX2_F64,
+        (Level::Portable, GemmElem::F32) => GEMM_PORTABLE_F32,
+        (Level::Portable, GemmElem::F64) => GEMM_PORTABLE_F64,
     }
 }
 
@@ -405,7 +385,7 @@ impl GemmBlocking {
     /// column stride `KC` built in). For [`ZEN3_CACHES`] the result is the constant. Defined
     /// for every input (tiny caches give the smallest blocks).
     pub const fn for_caches(&self, caches: CacheSizes) -> GemmBlocking {
-        if !matches!(self.level, GemmLevel::Avx2) {
+        if !matches!(self.level, Level::Avx2) {
             return *self;
         }
         let e = self.elem.bytes();
@@ -418,7 +398,7 @@ impl GemmBlocking {
     /// AVX-512, [`ZEN3_CACHES`] otherwise.
     pub const fn design_caches(&self) -> CacheSizes {
         match self.level {
-            GemmLevel::Avx512 => SAPPHIRE_RAPIDS_CACHES,
+            Level::Avx512 => SAPPHIRE_RAPIDS_CACHES,
             _ => ZEN3_CACHES,
         }
     }
@@ -582,11 +562,11 @@ mod tests {
     use super::*;
 
     /// Vector registers of a level and their width in bytes (x86_64: 32 zmm, 16 ymm, 16 xmm).
-    fn registers(level: GemmLevel) -> (usize, usize) {
+    fn registers(level: Level) -> (usize, usize) {
         match level {
-            GemmLevel::Avx512 => (32, 64),
-            GemmLevel::Avx2 => (16, 32),
-            GemmLevel::Portable => (16, 16),
+            Level::Avx512 => (32, 64),
+            Level::Avx2 => (16, 32),
+            Level::Portable => (16, 16),
         }
     }
 
@@ -643,7 +623,7 @@ mod tests {
             assert_eq!(GEMM_PAR_GRAIN_N % b.nr, 0, "{b:?}");
             assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| 0 < w && w < b.nr));
             assert_eq!(gemm_blocking(b.level, b.elem), b);
-            if b.level != GemmLevel::Portable {
+            if b.level != Level::Portable {
                 // FMA latency 4 × 2 ports: at least 8 independent accumulators; fewer loads than FMAs.
                 assert!(b.accumulators() >= 8, "{b:?}");
                 assert!(b.loads_per_step() < b.accumulators(), "{b:?}");
@@ -673,7 +653,7 @@ mod tests {
             let mut by_l1 = std::collections::BTreeMap::<usize, usize>::new();
             for c in cache_sizes() {
                 let x = b.for_caches(c);
-                if b.level != GemmLevel::Avx2 {
+                if b.level != Level::Avx2 {
                     assert_eq!(x, b, "{b:?}: only AVX2 follows the caches");
                     continue;
                 }

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::level::Level;
+
 /// Bytes of destination per square cache block while the copy stays in the caches: 4 KiB
 /// (32×32 of 4-byte elements), so a block's source and destination take 8 KiB of L1d.
 pub const SQUARE_BLOCK_BYTES: i64 = 4096;
@@ -40,19 +42,6 @@ pub const AVX2_STREAM_BYTES: i64 = 8 << 20;
 /// touches 256 destination pages at most (the L2 TLB holds 2048).
 pub const AVX2_BAND_ROWS: i64 = 256;
 
-/// The instruction-set level a blocking is chosen for: its register tiles and streaming
-/// stores, and the reference caches its thresholds assume.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BlockingLevel {
-    /// Scalar tiles, no streaming stores.
-    Portable,
-    /// AVX2 8×16 (4-byte) and 4×8 (8-byte) tiles, 32-byte streaming stores; 32 KiB L1d,
-    /// 512 KiB L2, 32 MiB L3.
-    Avx2,
-    /// AVX-512 16×16 and 8×8 tiles, 64-byte streaming stores; 48 KiB L1d, 2 MiB L2.
-    Avx512,
-}
-
 /// How the register tiles of a `rows × cols` transpose body are walked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TransposeBlocking {
@@ -84,20 +73,20 @@ pub fn transpose_blocking(
     elem_bytes: i64,
     streams: bool,
 ) -> TransposeBlocking {
-    let level = if streams { BlockingLevel::Avx512 } else { BlockingLevel::Portable };
+    let level = if streams { Level::Avx512 } else { Level::Portable };
     transpose_blocking_at(level, rows, cols, dst_ld, points, elem_bytes)
 }
 
 /// The blocking of a `rows × cols` transpose body at `level` (the arguments as in
-/// [`transpose_blocking`], which is this at [`BlockingLevel::Avx512`] when `streams`, at
-/// [`BlockingLevel::Portable`] otherwise).
+/// [`transpose_blocking`], which is this at [`Level::Avx512`] when `streams`, at
+/// [`Level::Portable`] otherwise).
 ///
-/// At [`BlockingLevel::Avx2`], a destination beyond [`AVX2_STREAM_BYTES`] whose rows start
+/// At [`Level::Avx2`], a destination beyond [`AVX2_STREAM_BYTES`] whose rows start
 /// lines is streamed in column stripes `rows × (64 / elem_bytes)` ([`AVX2_STREAM_ROW_BYTES`])
 /// walked down, one tile across; otherwise the stripes are cut into blocks of
 /// [`AVX2_BAND_ROWS`] rows and not streamed.
 pub fn transpose_blocking_at(
-    level: BlockingLevel,
+    level: Level,
     rows: i64,
     cols: i64,
     dst_ld: i64,
@@ -107,12 +96,12 @@ pub fn transpose_blocking_at(
     let e = elem_bytes.max(1);
     let dst_bytes = rows.max(0).saturating_mul(cols.max(0)).saturating_mul(points.max(1)).saturating_mul(e);
     let pitch_ok = dst_ld.unsigned_abs().saturating_mul(e.unsigned_abs()).is_multiple_of(LINE_BYTES as u64);
-    if level == BlockingLevel::Avx2 {
+    if level == Level::Avx2 {
         let stream = pitch_ok && dst_bytes > AVX2_STREAM_BYTES;
         let band = if stream { rows.max(1) } else { AVX2_BAND_ROWS };
         return TransposeBlocking { rows: band, cols: (AVX2_STREAM_ROW_BYTES / e).max(1), across_first: false, stream };
     }
-    if level == BlockingLevel::Avx512 && pitch_ok && dst_bytes > STREAM_BYTES {
+    if level == Level::Avx512 && pitch_ok && dst_bytes > STREAM_BYTES {
         return TransposeBlocking {
             rows: rows.max(1),
             cols: (STREAM_ROW_BYTES / e).max(1),
