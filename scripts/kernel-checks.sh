@@ -39,6 +39,7 @@ echo "== building the test binaries: the drivers (layout/tests/kernels.rs) and t
 bin=$(test_bin cute-layout kernels)
 copies=$(test_bin layout-ui-tests copy)
 gemm=$(test_bin cute-layout gemm)
+small=$(test_bin cute-layout small_gemms)
 echo "   $bin"
 echo "   $copies"
 echo "   $gemm"
@@ -90,6 +91,8 @@ if command -v valgrind >/dev/null 2>&1; then
         done
         run env LAYOUT_SIMD_LEVEL=$level LAYOUT_TEST_SMALL=1 valgrind -q --error-exitcode=1 "$gemm" -q --test-threads=2
     done
+    # The small GEMM kernels over run-time strides (each test runs every level up to AVX2).
+    run env LAYOUT_SIMD_LEVEL=avx2 LAYOUT_TEST_SMALL=1 valgrind -q --error-exitcode=1 "$small" -q --test-threads=2
 else
     missing valgrind
 fi

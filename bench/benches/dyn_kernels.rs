@@ -13,6 +13,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use cute_layout::gemm::gemm_views;
+use cute_layout::__private::{Strides, small_gemm_dyn, small_gemm_strided};
 use cute_layout::kernels::{DstView, SrcView};
 use cute_layout::{CopyPlan, GemmPlan, Tensor, TensorMut, copy, layout};
 use faer::linalg::matmul::matmul as faer_matmul;
@@ -30,6 +31,11 @@ layout! {
     pub fn sgemm_dyn = gemm(f32, A, B, C);
     pub fn sgemm_1024 = gemm(f32, (1024,1024):(1,1024), (1024,1024):(1024,1), (1024,1024):(1,1024));
     pub fn sgemm_8 = gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8));
+    /// A static 8×8 tile of each operand with a run-time leading dimension.
+    pub TA = (8,8):(1,LDA) where LDA >= 8;
+    pub TB = (8,8):(LDB,1) where LDB >= 8;
+    pub TC = (8,8):(1,LDC) where LDC >= 8;
+    pub fn sgemm_tile8 = gemm(f32, TA, TB, TC);
 }
 
 fn secs() -> Duration {
@@ -157,7 +163,10 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
     if name.contains(filter) {
         let a: Vec<f32> = (0..64).map(|i| i as f32 / 64.0).collect();
         let b: Vec<f32> = (0..64).map(|i| 1.0 - i as f32 / 64.0).collect();
-        let (mut c1, mut c2, mut c3, mut c4) = ([0f32; 64], [0f32; 64], [0f32; 64], [0f32; 64]);
+        let (mut c1, mut c2, mut c3, mut c4, mut c5) = ([0f32; 64], [0f32; 64], [0f32; 64], [0f32; 64], [0f32; 64]);
+        let (mut c6, mut c7) = ([0f32; 64], [0f32; 64]);
+        let (ta8, tb8, tc8) = (TA::new(8).unwrap(), TB::new(8).unwrap(), TC::new(8).unwrap());
+        let (sa8, sb8) = (Tensor::new(&a, ta8).unwrap(), Tensor::new(&b, tb8).unwrap());
         let (la, lb, lc) = (A::new(8, 8, 8).unwrap(), B::new(8, 8, 8).unwrap(), C::new(8, 8, 8).unwrap());
         let (ta, tb) = (Tensor::new(&a, la).unwrap(), Tensor::new(&b, lb).unwrap());
         let plan = GemmPlan::new(&la, &lb, &lc).unwrap();
@@ -171,8 +180,30 @@ fn sgemms(filter: &str, one: &rayon::ThreadPool) {
                     Box::new(|| sgemm_dyn(1.0, black_box(&ta), &tb, 0.0, &mut TensorMut::new(&mut c2, lc).unwrap())),
                 ),
                 (
+                    "static tile, run-time strides",
+                    Box::new(|| sgemm_tile8(1.0, black_box(&sa8), &sb8, 0.0, &mut TensorMut::new(&mut c5, tc8).unwrap())),
+                ),
+                (
                     "GemmPlan::run",
                     Box::new(|| plan.run(1.0, black_box(&ta), &tb, 0.0, &mut TensorMut::new(&mut c3, lc).unwrap())),
+                ),
+                (
+                    "raw kernel, static extents",
+                    Box::new(|| {
+                        let (va, vb) = (SrcView::new(black_box(&a), 0), SrcView::new(&b, 0));
+                        let mut vc = DstView::new(&mut c6, 0);
+                        let s = Strides { ars: 1, acs: 8, brs: 1, bcs: 8, crs: 1, ccs: 8 };
+                        small_gemm_strided::<f32, 8, 8, 8>(1.0, &va, 0, &vb, 0, 0.0, &mut vc, 0, black_box(s));
+                    }),
+                ),
+                (
+                    "raw kernel, run-time extents",
+                    Box::new(|| {
+                        let (va, vb) = (SrcView::new(black_box(&a), 0), SrcView::new(&b, 0));
+                        let mut vc = DstView::new(&mut c7, 0);
+                        let s = Strides { ars: 1, acs: 8, brs: 1, bcs: 8, crs: 1, ccs: 8 };
+                        small_gemm_dyn(black_box((8, 8, 8)), 1.0, &va, 0, &vb, 0, 0.0, &mut vc, 0, black_box(s));
+                    }),
                 ),
                 (
                     "gemm_views",

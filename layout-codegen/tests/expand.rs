@@ -62,6 +62,14 @@ snapshot!(
     "pub A = (M,K):(1,LDA);\npub B = (N,K):(LDB,1);\npub C = (M,N):(1,LDC);\npub fn sgemm = gemm(f32, A, B, C);"
 );
 snapshot!(
+    gemm_static_tile_run_time_strides,
+    "/// CuTe's local_tile(mA, (8,8)) with a run-time ldA.\npub TA = (8,8):(1,LDA) where LDA >= 8;\npub TB = (8,8):(LDB,1) where LDB >= 8;\npub TC = (8,8):(1,LDC) where LDC >= 8;\npub fn tile_gemm = gemm(f32, TA, TB, TC);"
+);
+snapshot!(
+    gemm_static_tile_row_major_c,
+    "pub RA = (5,7):(LDA,1);\npub RB = (3,7):(1,3);\npub RC = (5,3):(LDC,1) where LDC >= 3;\npub fn rows = gemm(f64, RA, RB, RC);"
+);
+snapshot!(
     gemm_batched,
     "pub fn batched = gemm(f64, (64,64,4):(1,64,4096), (64,64,4):(64,1,4096), (64,64,4):(1,64,4096));"
 );

@@ -34,7 +34,7 @@ impl SmallScalar for f64 {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-mod x86 {
+pub(crate) mod x86 {
     /// No vector kernel off x86_64.
     pub trait Zmm {}
     impl Zmm for f32 {}
@@ -154,7 +154,7 @@ unsafe fn scale_c<T: SmallScalar, const M: usize, const N: usize, const CRS: isi
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(crate) mod x86 {
     use super::{SmallScalar, body};
     use core::arch::x86_64::*;
 

@@ -30,6 +30,9 @@ pub struct DynOperand {
     pub symbols: Vec<String>,
     /// The item's layout in notation.
     pub notation: String,
+    /// The modes, when each is one leaf with a constant extent (a static shape): the extent
+    /// and the stride when it is a constant ([`crate::kernel::dyn_plan::flat_modes`]).
+    pub tile: Option<Vec<crate::kernel::dyn_plan::TileMode>>,
 }
 
 /// A kernel item over layouts with symbols.
@@ -78,18 +81,21 @@ pub fn evaluate(
         let ident = Ident::new(name, Span::call_site());
         if let Some(d) = scope.denv.get(name) {
             ranks.push(d.rank());
-            out.push(DynOperand { name: ident, role, symbols: d.symbols.clone(), notation: d.to_string() });
+            let tile = crate::kernel::dyn_plan::flat_modes(d);
+            out.push(DynOperand { name: ident, role, symbols: d.symbols.clone(), notation: d.to_string(), tile });
             continue;
         }
         match scope.env.get(name) {
             Some(Value::Layout(AnyLayout::Int(l))) => {
                 ranks.push(l.rank());
-                out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string() });
+                let tile = crate::kernel::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(l));
+                out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string(), tile });
             }
             Some(Value::Tuple(t)) => match Layout::column_major(t.clone()) {
                 Ok(l) => {
                     ranks.push(l.rank());
-                    out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string() });
+                    let tile = crate::kernel::dyn_plan::flat_modes(&layout_core::dynamic::DynLayout::from_layout(&l));
+                    out.push(DynOperand { name: ident, role, symbols: Vec::new(), notation: l.to_string(), tile });
                 }
                 Err(err) => {
                     cx.error(at(err.to_string()));

@@ -91,11 +91,35 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             (
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
-                quote! {
-                    ::std::thread_local! {
-                        static #cache: #p::GemmCache<#la, #lb, #lc> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                match crate::kernel::dyn_plan::gemm_tile(k) {
+                    Some(ext) => crate::kernel::dyn_plan::tile_call(
+                        k,
+                        ext,
+                        &t,
+                        [la, lb, lc],
+                        [&alpha, a, b, &beta, c],
+                        &facade,
+                        &p,
+                    ),
+                    None => {
+                        let planned = quote! {
+                            ::std::thread_local! {
+                                static #cache: #p::GemmCache<#la, #lb, #lc> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
+                            }
+                            #p::gemm_cached(&#cache, #alpha, #a, #b, #beta, #c)
+                        };
+                        match crate::kernel::dyn_plan::gemm_direct(k) {
+                            Some(ext) => crate::kernel::dyn_plan::direct_call(
+                                k,
+                                &ext,
+                                [&alpha, a, b, &beta, c],
+                                &facade,
+                                &p,
+                                planned,
+                            ),
+                            None => planned,
+                        }
                     }
-                    #p::gemm_cached(&#cache, #alpha, #a, #b, #beta, #c)
                 },
                 format!(
                     " `C = alpha·A·Bᵀ + beta·C` over tensors of A = `{}` (M,K), B = `{}` (N,K), C = `{}` (M,N): \
@@ -118,8 +142,23 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         DynKind::Gemm(_) => TokenStream::new(),
     };
     let layouts = format!(" The layouts: {}.", list(&|o| format!("`{}` = `{}`", o.name, o.notation)));
-    let planned = " Planned at run time from the tensors' layout values by the same planner as a static item, and \
-                   run by the same kernels; the plan is kept per thread and made again only when a layout changes.";
+    let planned = match crate::kernel::dyn_plan::gemm_tile(k) {
+        Some([m, n, kk]) => format!(
+            " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
+             these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."
+        ),
+        None if crate::kernel::dyn_plan::gemm_direct(k).is_some() => format!(
+            " When M, N and K are at most {}, the product runs the small kernel over run-time extents at once (no \
+             plan); larger ones are planned at run time by the same planner as a static item, the plan kept per \
+             thread and made again only when a layout changes.",
+            crate::kernel::dyn_plan::TILE_MAX
+        ),
+        None => {
+            " Planned at run time from the tensors' layout values by the same planner as a static item, and run by \
+                 the same kernels; the plan is kept per thread and made again only when a layout changes."
+                .to_string()
+        }
+    };
     let panics = format!(
         " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
          with two values, or layouts the plan rejects (sizes that differ, a destination that writes one place twice)."

@@ -6,6 +6,7 @@
 use layout_core::notation::{ExprKind, parse};
 
 pub mod copy;
+pub mod dyn_plan;
 pub mod dynamic;
 pub mod expand_copy;
 pub mod expand_dynamic;

@@ -371,6 +371,24 @@ pub(crate) unsafe fn static_tile<
     unsafe { dispatch(e, at.l, c, CRS, CCS, M, N, Coords::new(at)) }
 }
 
+/// Applies `e` of batch `at.l` to the `m × n` C at `c` (`C(i, j)` at `c + i·rs + j·cs`,
+/// element `(i, j)` the caller's `C(at.m0 + i·at.ms, at.n0 + j·at.ns)`).
+///
+/// # Safety
+/// C's elements are readable, writable and distinct, and nothing else accesses them.
+pub(crate) unsafe fn whole<T: GemmScalar, E: GemmEpilogue<T>>(
+    e: &E,
+    at: At,
+    c: *mut T,
+    rs: isize,
+    cs: isize,
+    m: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's.
+    unsafe { dispatch(e, at.l, c, rs, cs, m, n, Coords::new(at)) }
+}
+
 impl<T: GemmScalar> Problem<T> {
     /// Applies the epilogue, if any, to the tile at `c` whose element `(0, 0)` is problem
     /// element `(i, j)`.

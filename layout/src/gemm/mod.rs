@@ -66,6 +66,7 @@
 mod driver;
 pub(crate) mod epilogue;
 mod portable;
+pub(crate) mod small_dyn;
 #[doc(hidden)]
 pub mod timing;
 #[cfg(target_arch = "x86_64")]
@@ -184,7 +185,7 @@ pub struct MatMut<'a, T> {
 
 /// The smallest and largest offset `i·rs + j·cs` over a `rows × cols` matrix (both extents
 /// non-zero), or `None` on overflow.
-const fn offset_range(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
+pub(crate) const fn offset_range(rows: usize, cols: usize, rs: isize, cs: isize) -> Option<(isize, isize)> {
     let (r, c) = (rows - 1, cols - 1);
     if r > isize::MAX as usize || c > isize::MAX as usize {
         return None;
@@ -245,7 +246,7 @@ fn fits(len: usize, rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
 
 /// Whether distinct elements of a `rows × cols` matrix have distinct offsets (a sufficient
 /// test: the larger stride steps over the whole extent of the smaller one).
-fn injective(rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
+pub(crate) fn injective(rows: usize, cols: usize, rs: isize, cs: isize) -> bool {
     // An empty matrix has no two elements to collide.
     if rows == 0 || cols == 0 || (rows <= 1 && cols <= 1) {
         return true;

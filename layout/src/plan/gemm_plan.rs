@@ -2,9 +2,11 @@
 
 use layout_plan::GemmLeaf;
 
+use super::small::SmallPlan;
 use super::{PlanError, same, to_isize, to_usize};
 use crate::gemm::epilogue::gemm_views_with;
-use crate::gemm::{At, GemmEpilogue, GemmScalar};
+use crate::gemm::small_dyn::Strides;
+use crate::gemm::{At, GemmEpilogue, GemmScalar, gemm_views};
 use crate::kernels::{DstView, SrcView};
 use crate::{Tensor, TensorMut, TrustedLayout};
 
@@ -89,6 +91,8 @@ pub struct GemmPlan<A, B, C> {
     loops: Vec<(Leaf, Dim)>,
     /// M, N, K and the number of batches.
     extents: (usize, usize, usize, usize),
+    /// The small-problem path, when the problem is one small product.
+    small: Option<SmallPlan>,
 }
 
 impl<A, B, C> GemmPlan<A, B, C>
@@ -119,7 +123,9 @@ where
         let loops: Vec<(Leaf, Dim)> = batch.chain(m_rest).chain(n_rest).chain(k_rest).collect();
         let e = |v| to_usize(KERNEL, "an extent", v);
         let extents = (e(plan.m)?, e(plan.n)?, e(plan.k)?, e(plan.batch)?);
-        Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents })
+        let strides = Strides { ars: m.a, acs: k.a, brs: k.b, bcs: n.b, crs: m.c, ccs: n.c };
+        let small = if loops.is_empty() { SmallPlan::new(m.extent, n.extent, k.extent, strides) } else { None };
+        Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents, small })
     }
 
     /// The A layout the plan was made for.
@@ -216,6 +222,13 @@ where
         let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
         let base = c.base();
         let mut cv = DstView::new(c.as_mut_slice(), base);
+        if let Some(small) = &self.small {
+            small.run(alpha, &av, &bv, beta, &mut cv);
+            if let Some(e) = e {
+                small.epilogue(e, &mut cv);
+            }
+            return;
+        }
         let (m, n, k) = (self.m, self.n, self.k);
         let mut at = vec![0usize; self.loops.len()];
         loop {

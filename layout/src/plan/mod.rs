@@ -9,6 +9,8 @@ pub(crate) mod cache;
 mod copy_plan;
 mod gemm_plan;
 pub(crate) mod gemm_with;
+mod small;
+pub(crate) mod tile;
 
 pub use copy_plan::{CopyPlan, copy, try_copy};
 pub use gemm_plan::{GemmPlan, gemm, try_gemm};
