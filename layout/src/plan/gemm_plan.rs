@@ -6,7 +6,7 @@ use super::small::SmallPlan;
 use super::{PlanError, same, to_isize, to_usize};
 use crate::gemm::epilogue::gemm_views_with;
 use crate::gemm::small_dyn::Strides;
-use crate::gemm::{At, GemmEpilogue, GemmScalar, gemm_views};
+use crate::gemm::{At, GemmEpilogue, GemmScalar};
 use crate::kernels::{DstView, SrcView};
 use crate::{Tensor, TensorMut, TrustedLayout};
 
