@@ -142,7 +142,8 @@ fn transposes(filter: &str) {
     }
 }
 
-/// Small transposes, where the plan's cost shows: the static item, the dynamic item (planned
+/// Small transposes, where the plan's cost shows (the tensors made once, outside the calls):
+/// the static item, the dynamic item (planned
 /// at expansion), the kept per-thread plan the dynamic item ran before, and a kept `CopyPlan`.
 fn small_transposes(filter: &str) {
     for n in [16usize, 64] {
@@ -151,8 +152,7 @@ fn small_transposes(filter: &str) {
             continue;
         }
         let src: Vec<f32> = (0..n * n).map(|i| i as f32).collect();
-        let (mut d1, mut d2, mut d3, mut d4) =
-            (vec![0f32; n * n], vec![0f32; n * n], vec![0f32; n * n], vec![0f32; n * n]);
+        let (mut d1, mut d2, mut d3, mut d4) = (aligned(n * n), aligned(n * n), aligned(n * n), aligned(n * n));
         let (sl, dl) = (ColMajor::new(n, n, n).unwrap(), RowMajor::new(n, n, n).unwrap());
         let plan = CopyPlan::new(&sl, &dl).unwrap();
         let s = Tensor::new(&src, sl).unwrap();
@@ -164,25 +164,36 @@ fn small_transposes(filter: &str) {
                     "static item",
                     Box::new(|| {
                         if n == 16 {
-                            transpose_16(black_box(&src), &mut d1)
+                            transpose_16(black_box(&src), &mut d1.0[d1.1..])
                         } else {
-                            transpose_64(black_box(&src), &mut d1)
+                            transpose_64(black_box(&src), &mut d1.0[d1.1..])
                         }
                     }),
                 ),
-                ("dynamic item", Box::new(|| transpose_dyn(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
                 (
-                    "kept plan (before)",
-                    Box::new(|| {
-                        cute_layout::__private::copy_cached(
-                            &KEPT,
-                            black_box(&s),
-                            &mut TensorMut::new(&mut d3, dl).unwrap(),
-                        )
-                        .unwrap()
+                    "dynamic item",
+                    Box::new({
+                        let mut t = TensorMut::new(&mut d2.0[d2.1..], dl).unwrap();
+                        let s = &s;
+                        move || transpose_dyn(black_box(s), &mut t)
                     }),
                 ),
-                ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d4, dl).unwrap()))),
+                (
+                    "kept plan (before)",
+                    Box::new({
+                        let mut t = TensorMut::new(&mut d3.0[d3.1..], dl).unwrap();
+                        let s = &s;
+                        move || cute_layout::__private::copy_cached(&KEPT, black_box(s), &mut t).unwrap()
+                    }),
+                ),
+                (
+                    "CopyPlan::run",
+                    Box::new({
+                        let mut t = TensorMut::new(&mut d4.0[d4.1..], dl).unwrap();
+                        let (s, plan) = (&s, &plan);
+                        move || plan.run(black_box(s), &mut t)
+                    }),
+                ),
             ],
         );
     }
@@ -193,7 +204,7 @@ fn small_transposes(filter: &str) {
         }
         let ld = 100;
         let src: Vec<f32> = (0..ld * ld).map(|i| i as f32).collect();
-        let (mut d0, mut d1, mut d2) = (vec![0f32; r * c], vec![0f32; ld * ld], vec![0f32; ld * ld]);
+        let (mut d0, mut d1, mut d2) = (aligned(r * c), aligned(ld * ld), aligned(ld * ld));
         let packed: Vec<f32> = src[..r * c].to_vec();
         if r == 8 {
             let (sl, dl) = (S8::new(ld).unwrap(), D8::new(ld).unwrap());
@@ -203,12 +214,23 @@ fn small_transposes(filter: &str) {
                 &name,
                 1000,
                 vec![
-                    ("static item (ld 8)", Box::new(|| transpose_8(black_box(&packed), &mut d0))),
+                    ("static item (ld 8)", Box::new(|| transpose_8(black_box(&packed), &mut d0.0[d0.1..]))),
                     (
                         "static tile, run-time ld",
-                        Box::new(|| tile8_t(black_box(&s), &mut TensorMut::new(&mut d1, dl).unwrap())),
+                        Box::new({
+                            let mut t = TensorMut::new(&mut d1.0[d1.1..], dl).unwrap();
+                            let s = &s;
+                            move || tile8_t(black_box(s), &mut t)
+                        }),
                     ),
-                    ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
+                    (
+                        "CopyPlan::run",
+                        Box::new({
+                            let mut t = TensorMut::new(&mut d2.0[d2.1..], dl).unwrap();
+                            let (s, plan) = (&s, &plan);
+                            move || plan.run(black_box(s), &mut t)
+                        }),
+                    ),
                 ],
             );
         } else {
@@ -219,16 +241,35 @@ fn small_transposes(filter: &str) {
                 &name,
                 1000,
                 vec![
-                    ("static item (ld 4, 8)", Box::new(|| transpose_4x8(black_box(&packed), &mut d0))),
+                    ("static item (ld 4, 8)", Box::new(|| transpose_4x8(black_box(&packed), &mut d0.0[d0.1..]))),
                     (
                         "static tile, run-time ld",
-                        Box::new(|| tile48_t(black_box(&s), &mut TensorMut::new(&mut d1, dl).unwrap())),
+                        Box::new({
+                            let mut t = TensorMut::new(&mut d1.0[d1.1..], dl).unwrap();
+                            let s = &s;
+                            move || tile48_t(black_box(s), &mut t)
+                        }),
                     ),
-                    ("CopyPlan::run", Box::new(|| plan.run(black_box(&s), &mut TensorMut::new(&mut d2, dl).unwrap()))),
+                    (
+                        "CopyPlan::run",
+                        Box::new({
+                            let mut t = TensorMut::new(&mut d2.0[d2.1..], dl).unwrap();
+                            let (s, plan) = (&s, &plan);
+                            move || plan.run(black_box(s), &mut t)
+                        }),
+                    ),
                 ],
             );
         }
     }
+}
+
+/// A zeroed buffer of `len` elements and the index where a 64-byte line starts, so that
+/// the contenders' destinations are aligned alike.
+fn aligned(len: usize) -> (Vec<f32>, usize) {
+    let v = vec![0f32; len + 16];
+    let off = (64 - (v.as_ptr() as usize) % 64) % 64 / 4;
+    (v, off)
 }
 
 fn sgemms(filter: &str, one: &rayon::ThreadPool) {
