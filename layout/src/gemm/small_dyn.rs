@@ -93,6 +93,21 @@ impl<const M: usize, const N: usize, const K: usize> Extents for Fixed<M, N, K> 
     }
 }
 
+/// Runs `$call!(E)` with `E` a constant for the cube `E × E × E` when the run-time extents
+/// `$mnk` are one of the cubes most small products have (4, 8, 16), else `$other`: their
+/// instantiations over [`Fixed`] fold the tiling, the edge masks and the K loop.
+macro_rules! on_cube {
+    ($mnk:expr, $call:ident, $other:expr) => {
+        match $mnk {
+            (4, 4, 4) => $call!(4),
+            (8, 8, 8) => $call!(8),
+            (16, 16, 16) => $call!(16),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use on_cube;
+
 /// The strides of the three operands, in elements: A's along M and K, B's along K and N,
 /// C's along M and N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,6 +317,15 @@ pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
 ) {
     let (m, n, k) = (e.m(), e.n(), e.k());
     debug_assert!(m <= SMALL_MAX && n <= SMALL_MAX && k <= SMALL_MAX);
+    if !E::FIXED {
+        macro_rules! cube {
+            ($e:literal) => {
+                // SAFETY: the caller's bounds, for the same extents as constants.
+                return unsafe { run(Fixed::<$e, $e, $e>, alpha, a, b, beta, c, s) }
+            };
+        }
+        on_cube!((m, n, k), cube, {});
+    }
     if m == 0 || n == 0 {
         return;
     }

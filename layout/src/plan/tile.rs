@@ -3,7 +3,7 @@
 //! kernel's instantiation, so there is no plan to make or keep.
 
 use super::{GemmPlan, PlanError};
-use crate::gemm::small_dyn::{SMALL_MAX, Strides, small_gemm_dyn, small_gemm_strided};
+use crate::gemm::small_dyn::{SMALL_MAX, Strides, on_cube, small_gemm_dyn, small_gemm_strided};
 use crate::gemm::{GemmScalar, injective};
 use crate::kernels::{DstView, SrcView};
 use crate::{Tensor, TensorMut, TrustedLayout};
@@ -43,7 +43,8 @@ where
 }
 
 /// [`gemm_tile`] with run-time extents `(M, N, K)` (read from the layouts by the item, each
-/// at most `SMALL_MAX`; a larger one is planned at run time).
+/// at most `SMALL_MAX`; a larger one is planned at run time); a common cube runs
+/// [`gemm_tile`]'s instantiation for it.
 ///
 /// # Panics
 /// As [`gemm_tile`].
@@ -64,6 +65,12 @@ where
     B: TrustedLayout + PartialEq,
     C: TrustedLayout + PartialEq,
 {
+    macro_rules! cube {
+        ($e:literal) => {
+            return gemm_tile::<T, A, B, C, $e, $e, $e>(alpha, a, b, beta, c, s)
+        };
+    }
+    on_cube!((m, n, k), cube, {});
     if m > SMALL_MAX || n > SMALL_MAX || k > SMALL_MAX || !injective(m, n, s.crs, s.ccs) {
         return planned(alpha, a, b, beta, c);
     }
