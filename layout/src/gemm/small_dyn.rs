@@ -153,7 +153,7 @@ impl Strides {
 ///
 /// # Panics
 /// When some operand's offsets do not lie in its view.
-#[inline]
+#[inline(always)]
 #[track_caller]
 #[allow(clippy::too_many_arguments)]
 pub fn small_gemm_strided<T: GemmScalar, const M: usize, const N: usize, const K: usize>(
@@ -305,7 +305,7 @@ pub(crate) unsafe fn run_scalar<T: GemmScalar, E: Extents>(
 /// `m, n, k ≤ SMALL_MAX`; every offset of A, B and C over `i < m`, `j < n`, `p < k` lies
 /// inside the allocation its pointer points into (C readable unless `β = 0`, and writable),
 /// and C overlaps neither A nor B.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
     e: E,
     alpha: T,
@@ -347,7 +347,7 @@ pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
     }
 }
 
-/// [`body`] out of line: C contiguous in neither direction.
+/// [`body`] out of line: C contiguous in neither direction, or the portable level.
 ///
 /// # Safety
 /// As [`body`].
@@ -434,8 +434,8 @@ unsafe fn kernel<T: SmallScalar, E: Extents>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, AVX2 and FMA.
         Level::Avx2 => unsafe { x86::avx2(e, alpha, a, acs, b, s.brs, s.bcs, beta, c, s.ccs) },
-        // SAFETY: as above.
-        _ => unsafe { body::<T, E, false>(e, alpha, a, b, beta, c, Strides { ars: 1, acs, ..s }) },
+        // SAFETY: the caller's.
+        _ => unsafe { strided(e, alpha, a, b, beta, c, Strides { ars: 1, acs, ..s }) },
     }
 }
 
