@@ -214,7 +214,14 @@ fn check(
                 && inside(b_lo, b_hi, at.1, span(k, n, s.brs, s.bcs)))
         && inside(c_lo, c_hi, at.2, span(m, n, s.crs, s.ccs));
     if !ok {
-        exact((a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi), at, (m, n, k), s);
+        // The strides as pairs of scalars: a `Strides` argument would keep the hot path's
+        // strides in memory.
+        exact(
+            [(a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi)],
+            at,
+            (m, n, k),
+            [(s.ars, s.acs), (s.brs, s.bcs), (s.crs, s.ccs)],
+        );
     }
 }
 
@@ -224,16 +231,14 @@ fn check(
 #[inline(never)]
 #[track_caller]
 fn exact(
-    a: (isize, isize),
-    b: (isize, isize),
-    c: (isize, isize),
+    [a, b, c]: [(isize, isize); 3],
     at: (isize, isize, isize),
     (m, n, k): (usize, usize, usize),
-    s: Strides,
+    [(ars, acs), (brs, bcs), (crs, ccs)]: [(isize, isize); 3],
 ) {
-    check_operand("A", a, at.0, super::reach(m, k, s.ars, s.acs));
-    check_operand("B", b, at.1, super::reach(k, n, s.brs, s.bcs));
-    check_operand("C", c, at.2, super::reach(m, n, s.crs, s.ccs));
+    check_operand("A", a, at.0, super::reach(m, k, ars, acs));
+    check_operand("B", b, at.1, super::reach(k, n, brs, bcs));
+    check_operand("C", c, at.2, super::reach(m, n, crs, ccs));
 }
 
 /// [`small_gemm_strided`] with run-time extents (each at most `SMALL_MAX`, 32).
