@@ -132,6 +132,7 @@ pub mod gemm;
 pub mod kernels;
 mod plan;
 pub use plan::{CopyPlan, GemmPlan, PlanError, copy, gemm, try_copy, try_gemm};
+pub use plan::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_with};
 mod tensor;
 #[allow(deprecated)]
 pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
@@ -420,8 +421,11 @@ pub mod __private {
     pub use crate::__impl_layout_traits as impl_layout_traits;
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
+    pub use crate::gemm::epilogue::{gemm_views_with, small_gemm_with};
     pub use crate::gemm::small_dyn::{Strides, small_gemm_dyn, small_gemm_strided};
+    pub use crate::gemm::{At, Batched};
     pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
+    pub use crate::plan::gemm_with::gemm_cached_with;
     pub use crate::plan::tile::{gemm_small, gemm_tile};
     pub use crate::small_gemm::small_gemm;
     pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};

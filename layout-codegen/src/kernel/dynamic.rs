@@ -42,6 +42,8 @@ pub struct DynKernel {
     /// Each symbol shared by two operands: the symbol and the two operands' positions (each
     /// later operand paired with the first that has it).
     pub shared: Vec<(String, usize, usize)>,
+    /// Whether the operands have a batch mode (a GEMM of rank 3).
+    pub batched: bool,
 }
 
 /// Whether some operand names an item with symbols or is written with symbols.
@@ -139,5 +141,5 @@ pub fn evaluate(
             }
         }
     }
-    Some(DynKernel { kind, operands: out, shared })
+    Some(DynKernel { kind, operands: out, shared, batched: ranks.get(2) == Some(&3) })
 }

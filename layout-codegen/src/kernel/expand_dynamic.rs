@@ -35,6 +35,11 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         let (x, y) = (side(*i), side(*j));
         quote!(#p::same_symbol(#kernel, #symbol, #x, #y)?;)
     });
+    let checks: Vec<TokenStream> = checks.collect();
+    let with = match k.kind {
+        DynKind::Gemm(scalar) => super::expand_gemm_with::dyn_with_fns(target, k, scalar, &checks),
+        DynKind::Copy => TokenStream::new(),
+    };
     let list = |f: &dyn Fn(&crate::kernel::dynamic::DynOperand) -> String| {
         k.operands.iter().map(f).collect::<Vec<_>>().join(", ")
     };
@@ -185,5 +190,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
             #(#checks)*
             #call
         }
+
+        #with
     }
 }

@@ -43,7 +43,7 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
     let ((a_min, a_max, a_not), (b_min, b_max, b_not), (c_min, c_max, c_not)) =
         (args(&item.a), args(&item.b), args(&item.c));
     let plan = &item.plan;
-    let body = kernel_loops(plan, &t);
+    let body = kernel_loops(plan, &t, false);
     let mut doc = vec![
         format!(" `C = alpha·A·Bᵀ + beta·C` over A = `{a_not}` (M,K), B = `{b_not}` (N,K), C = `{c_not}` (M,N):"),
         format!(" `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)`, M = {}, N = {}, K = {}.", plan.m, plan.n, plan.k),
@@ -53,6 +53,17 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
     ];
     doc.extend(plan.to_string().lines().map(|l| format!(" {l}")));
     doc.push(" ```".into());
+    let bounds = quote! {
+        SA: #facade::CopySource<#t, #la>,
+        SB: #facade::CopySource<#t, #lb>,
+        SC: #facade::CopyDest<#t, #lc>,
+    };
+    let operands = quote! {
+        let #a = SA::operand(#a, "gemm", "A", #a_min, #a_max, #a_not);
+        let #b = SB::operand(#b, "gemm", "B", #b_min, #b_max, #b_not);
+        let mut #c = SC::operand(#c, "gemm", "C", #c_min, #c_max, #c_not);
+    };
+    let with = super::expand_gemm_with::with_fn(target, plan, &t, &bounds, &operands);
     quote! {
         #(#own)*
         #(#shared)*
@@ -62,15 +73,13 @@ pub fn gemm_fn(target: &Target, item: &GemmItem) -> TokenStream {
         #[allow(dead_code)]
         #vis fn #name<SA, SB, SC>(#alpha: #t, #a: SA, #b: SB, #beta: #t, #c: SC)
         where
-            SA: #facade::CopySource<#t, #la>,
-            SB: #facade::CopySource<#t, #lb>,
-            SC: #facade::CopyDest<#t, #lc>,
+            #bounds
         {
-            let #a = SA::operand(#a, "gemm", "A", #a_min, #a_max, #a_not);
-            let #b = SB::operand(#b, "gemm", "B", #b_min, #b_max, #b_not);
-            let mut #c = SC::operand(#c, "gemm", "C", #c_min, #c_max, #c_not);
+            #operands
             #body
         }
+
+        #with
     }
 }
 
@@ -102,8 +111,9 @@ pub fn gemm_fallback(target: &Target, k: &KernelStandIn) -> TokenStream {
 
 /// Loops over the leaves the kernel does not take, around one call of the kernel: the
 /// straight-line small kernel (every extent and stride a constant) when M, N and K of the
-/// kernel are at most [`SMALL`], else the facade's blocked GEMM.
-fn kernel_loops(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
+/// kernel are at most [`SMALL`], else the facade's blocked GEMM. With `with`, the kernel's
+/// `_with` form applies the epilogue in the local `f` on the last point of the K loops.
+pub(crate) fn kernel_loops(plan: &GemmPlan, t: &TokenStream, with: bool) -> TokenStream {
     let p = private();
     let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
     let (n, n_rest) = GemmPlan::split(&plan.n_leaves);
@@ -115,6 +125,7 @@ fn kernel_loops(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
     for (i, (l, is_k)) in all.enumerate() {
         loops.push((format_ident!("i{}", i, span = Span::mixed_site()), l, is_k));
     }
+    let ep = if with { super::expand_gemm_with::epilogue_arg(plan, &loops) } else { TokenStream::new() };
     let offset = |pick: fn(&GemmLeaf) -> i64| {
         let terms = loops.iter().filter(|(_, l, _)| pick(l) != 0).map(|(v, l, _)| {
             let s = isize_lit(pick(l));
@@ -131,7 +142,19 @@ fn kernel_loops(plan: &GemmPlan, t: &TokenStream) -> TokenStream {
     let [ars, acs, brs, bcs, crs, ccs] = &strides;
     let small = m.extent <= SMALL && n.extent <= SMALL && k.extent <= SMALL;
     let facade = crate::expand::facade();
-    let mut body = if small {
+    let mut body = if small && with {
+        quote! {
+            #p::small_gemm_with::<#t, _, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs>(
+                #alpha, &#a, #ao, &#b, #bo, #beta_here, &mut #c, #co, #ep
+            );
+        }
+    } else if with {
+        quote! {
+            #p::gemm_views_with::<#t, _>(
+                #mm, #nn, #kk, #alpha, &#a, #ao, #ars, #acs, &#b, #bo, #brs, #bcs, #beta_here, &mut #c, #co, #crs, #ccs, #ep
+            );
+        }
+    } else if small {
         quote! {
             #p::small_gemm::<#t, #mm, #nn, #kk, #ars, #acs, #brs, #bcs, #crs, #ccs>(
                 #alpha, &#a, #ao, &#b, #bo, #beta_here, &mut #c, #co,

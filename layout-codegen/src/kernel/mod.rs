@@ -11,6 +11,7 @@ pub mod dynamic;
 pub mod expand_copy;
 pub mod expand_dynamic;
 pub mod expand_gemm;
+pub mod expand_gemm_with;
 pub mod gemm;
 
 use crate::ast::ExprTokens;

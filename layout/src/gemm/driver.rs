@@ -24,10 +24,12 @@ pub struct Problem<T> {
     pub c: *mut T,
     pub c_rs: isize,
     pub c_cs: isize,
+    /// The fused epilogue applied to each finished tile of C, if any.
+    pub ep: Option<super::epilogue::Epi<T>>,
 }
 
-// SAFETY: a problem is plain data; the threads that share one write disjoint parts of C
-// (see `par::run`) and only read A and B.
+// SAFETY: a problem is plain data and a `Sync` epilogue; the threads that share one write
+// disjoint parts of C (see `par::run`) and only read A and B.
 unsafe impl<T: Send> Send for Problem<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for Problem<T> {}
@@ -49,6 +51,9 @@ impl<T: GemmScalar> Problem<T> {
                 self.a = self.a.offset(last * self.a_rs);
                 self.c_rs = -self.c_rs;
                 self.a_rs = -self.a_rs;
+                if let Some(e) = &mut self.ep {
+                    e.flip_rows(last);
+                }
             }
             if self.c_cs < 0 && self.n > 1 {
                 let last = (self.n - 1) as isize;
@@ -56,6 +61,9 @@ impl<T: GemmScalar> Problem<T> {
                 self.b = self.b.offset(last * self.b_cs);
                 self.c_cs = -self.c_cs;
                 self.b_cs = -self.b_cs;
+                if let Some(e) = &mut self.ep {
+                    e.flip_cols(last);
+                }
             }
         }
         // Degenerate extents: the stride of an extent-1 mode is never used.
@@ -82,6 +90,10 @@ impl<T: GemmScalar> Problem<T> {
                 c: p.c,
                 c_rs: p.c_cs,
                 c_cs: p.c_rs,
+                ep: p.ep.map(|mut e| {
+                    e.transpose();
+                    e
+                }),
             };
         }
     }
@@ -90,32 +102,48 @@ impl<T: GemmScalar> Problem<T> {
     #[cfg(feature = "rayon")]
     pub fn columns(&self, start: usize, len: usize) -> Self {
         let s = start as isize;
-        Problem { n: len, b: self.b.wrapping_offset(s * self.b_cs), c: self.c.wrapping_offset(s * self.c_cs), ..*self }
+        let (b, c) = (self.b.wrapping_offset(s * self.b_cs), self.c.wrapping_offset(s * self.c_cs));
+        Problem { n: len, b, c, ep: self.ep.map(|e| e.shifted(start, false)), ..*self }
     }
 
     /// The sub-problem of rows `start..start + len` of A and C.
     #[cfg(feature = "rayon")]
     pub fn rows(&self, start: usize, len: usize) -> Self {
         let s = start as isize;
-        Problem { m: len, a: self.a.wrapping_offset(s * self.a_rs), c: self.c.wrapping_offset(s * self.c_rs), ..*self }
+        let (a, c) = (self.a.wrapping_offset(s * self.a_rs), self.c.wrapping_offset(s * self.c_rs));
+        Problem { m: len, a, c, ep: self.ep.map(|e| e.shifted(start, true)), ..*self }
     }
 }
 
-/// `C = β·C` (zeros when `β = 0`, without reading C).
+/// `C = β·C` (zeros when `β = 0`, without reading C), the epilogue applied to each block of
+/// at most [`SCALE_ROWS`] rows of a column right after it is scaled.
 ///
 /// # Safety
 /// C's bounds of [`gemm`](super::gemm).
 pub unsafe fn scale_c<T: GemmScalar>(p: &Problem<T>) {
     for j in 0..p.n {
-        for i in 0..p.m {
+        let mut i0 = 0;
+        while i0 < p.m {
+            let rows = SCALE_ROWS.min(p.m - i0);
             // SAFETY: `(i, j)` is an element of C.
-            unsafe {
-                let c = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
-                *c = if p.beta == T::ZERO { T::ZERO } else { p.beta * *c };
+            let c0 = unsafe { p.c.offset(i0 as isize * p.c_rs + j as isize * p.c_cs) };
+            for i in 0..rows {
+                // SAFETY: `(i0 + i, j)` is an element of C.
+                unsafe {
+                    let c = c0.offset(i as isize * p.c_rs);
+                    *c = if p.beta == T::ZERO { T::ZERO } else { p.beta * *c };
+                }
             }
+            // SAFETY: rows `i0..i0 + rows` of column `j`: elements of C.
+            unsafe { p.epilogue(c0, i0, j, rows, 1) };
+            i0 += rows;
         }
     }
 }
+
+/// The rows of a column [`scale_c`] scales before applying the epilogue to them (they stay
+/// in L1).
+const SCALE_ROWS: usize = 256;
 
 /// A multiply-add: fused at the levels with FMA, `a·b + c` otherwise.
 pub trait Madd<T> {
@@ -318,6 +346,7 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                 let b = p.b.offset(j0 as isize * p.b_cs);
                 let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
                 D::kernel(p.k, a, a_cs, b, p.b_rs, p.b_cs, c, p.c_rs, p.c_cs, mr, nr, p.alpha, p.beta);
+                p.epilogue(c, i0, j0, mr, nr);
             }
             j0 += nr;
         }
@@ -498,6 +527,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             while pc < p.k {
                 let kc = kc_max.min(p.k - pc);
                 let beta = if pc == 0 { p.beta } else { T::ONE };
+                // The epilogue runs on each block of tiles of the last block of K, right after
+                // the micro-kernels store them.
+                let last = pc + kc == p.k;
                 if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                     // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
@@ -580,6 +612,14 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 }
                             }
                             ir += mr;
+                        }
+                        if last {
+                            // The `mc × nrr` block of C just written (in L1), one call.
+                            // SAFETY: rows `ic..ic+mc`, columns `jc+jr..jc+jr+nrr` of C.
+                            unsafe {
+                                let c = p.c.offset(ic as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
+                                p.epilogue(c, ic, jc + jr, mc, nrr);
+                            }
                         }
                         jr += nr;
                     }
@@ -669,6 +709,8 @@ pub unsafe fn small<T: GemmScalar, F: Madd<T>>(p: &Problem<T>) {
                     }
                 }
             }
+            // SAFETY: rows `i0..i0 + mi`, columns `j0..j0 + nj` of C.
+            unsafe { p.epilogue(p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs), i0, j0, mi, nj) };
             i0 += ib;
         }
         j0 += NB;

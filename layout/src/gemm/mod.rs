@@ -64,6 +64,7 @@
 //! ```
 
 mod driver;
+pub(crate) mod epilogue;
 mod portable;
 pub(crate) mod small_dyn;
 #[doc(hidden)]
@@ -74,6 +75,9 @@ mod x86;
 use crate::kernels::{DstView, SrcView};
 use core::marker::PhantomData;
 use driver::Problem;
+#[doc(hidden)]
+pub use epilogue::At;
+pub use epilogue::{Batched, GemmEpilogue};
 
 mod sealed {
     /// Implemented for `f32` and `f64` only; carries the per-type dispatch.
@@ -493,7 +497,7 @@ pub unsafe fn gemm<T: GemmScalar>(
     c_rs: isize,
     c_cs: isize,
 ) {
-    let p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
+    let p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs, ep: None };
     // SAFETY: the caller's bounds, C's offsets distinct.
     unsafe { run_problem(p, true) }
 }
@@ -542,20 +546,54 @@ pub fn gemm_views<T: GemmScalar>(
     c_rs: isize,
     c_cs: isize,
 ) {
-    if m == 0 || n == 0 {
+    let Some(p) = checked_problem(m, n, k, alpha, a, a_at, a_rs, a_cs, b, b_at, b_rs, b_cs, beta, c, c_at, c_rs, c_cs)
+    else {
         return;
+    };
+    // SAFETY: `checked_problem`'s problem; the shares of a parallel run write distinct
+    // elements only when C's offsets are distinct, which `injective` proves.
+    unsafe { run_problem(p, injective(m, n, c_rs, c_cs)) }
+}
+
+/// The problem of [`gemm_views`]'s arguments, its operands checked against their views;
+/// `None` when C is empty. Every offset of each operand of the problem lies in its view,
+/// inside the view's borrowed slice, and C's view is an exclusive borrow, so it overlaps
+/// neither A nor B: the problem satisfies [`gemm`]'s bounds except that C's offsets may
+/// repeat.
+///
+/// # Panics
+/// As [`gemm_views`].
+#[track_caller]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn checked_problem<T: GemmScalar>(
+    m: usize,
+    n: usize,
+    k: usize,
+    alpha: T,
+    a: &SrcView<'_, T>,
+    a_at: isize,
+    a_rs: isize,
+    a_cs: isize,
+    b: &SrcView<'_, T>,
+    b_at: isize,
+    b_rs: isize,
+    b_cs: isize,
+    beta: T,
+    c: &mut DstView<'_, T>,
+    c_at: isize,
+    c_rs: isize,
+    c_cs: isize,
+) -> Option<Problem<T>> {
+    if m == 0 || n == 0 {
+        return None;
     }
     check_operand("A", (a.lo(), a.hi()), a_at, reach(m, k, a_rs, a_cs));
     check_operand("B", (b.lo(), b.hi()), b_at, reach(k, n, b_rs, b_cs));
     check_operand("C", (c.lo(), c.hi()), c_at, reach(m, n, c_rs, c_cs));
     let (a, b) = (a.as_ptr().wrapping_offset(a_at), b.as_ptr().wrapping_offset(b_at));
     let c = c.as_mut_ptr().wrapping_offset(c_at);
-    let p = Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs };
-    // SAFETY: every offset of each operand lies in its view (checked above), inside the
-    // view's borrowed slice; C's view is an exclusive borrow, so it overlaps neither A nor B;
-    // the shares of a parallel run write distinct elements only when C's offsets are
-    // distinct, which `injective` proves.
-    unsafe { run_problem(p, injective(m, n, c_rs, c_cs)) }
+    Some(Problem { m, n, k, alpha, a, a_rs, a_cs, b, b_rs, b_cs, beta, c, c_rs, c_cs, ep: None })
 }
 
 /// Runs `p`, on rayon's pool when `parallel` and the problem is large.

@@ -4,27 +4,52 @@ use layout_plan::GemmLeaf;
 
 use super::small::SmallPlan;
 use super::{PlanError, same, to_isize, to_usize};
+use crate::gemm::epilogue::gemm_views_with;
 use crate::gemm::small_dyn::Strides;
-use crate::gemm::{GemmScalar, gemm_views};
+use crate::gemm::{At, GemmEpilogue, GemmScalar};
 use crate::kernels::{DstView, SrcView};
 use crate::{Tensor, TensorMut, TrustedLayout};
 
 const KERNEL: &str = "gemm";
 
-/// One leaf of a dimension: its extent and the stride of A, B and C along it.
+/// One leaf of a dimension: its extent, the stride of A, B and C along it, and its weight in
+/// the dimension's index (the product of the extents of the leaves before it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Leaf {
     extent: usize,
     a: isize,
     b: isize,
     c: isize,
+    weight: usize,
 }
 
 impl Leaf {
-    fn new(l: &GemmLeaf) -> Result<Self, PlanError> {
+    fn new(l: &GemmLeaf, weight: usize) -> Result<Self, PlanError> {
         let s = |v| to_isize(KERNEL, "a stride", v);
-        Ok(Leaf { extent: to_usize(KERNEL, "an extent", l.extent)?, a: s(l.a)?, b: s(l.b)?, c: s(l.c)? })
+        Ok(Leaf { extent: to_usize(KERNEL, "an extent", l.extent)?, a: s(l.a)?, b: s(l.b)?, c: s(l.c)?, weight })
     }
+
+    /// The leaves of a dimension in index order, with their weights.
+    fn all(leaves: &[GemmLeaf]) -> Result<Vec<Self>, PlanError> {
+        let mut weight = 1usize;
+        leaves
+            .iter()
+            .map(|l| {
+                let leaf = Leaf::new(l, weight)?;
+                weight = weight.saturating_mul(leaf.extent);
+                Ok(leaf)
+            })
+            .collect()
+    }
+}
+
+/// The dimension of a loop around the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dim {
+    L,
+    M,
+    N,
+    K,
 }
 
 /// The plan of `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)` over A `(M,K)`, B `(N,K)`
@@ -62,8 +87,8 @@ pub struct GemmPlan<A, B, C> {
     m: Leaf,
     n: Leaf,
     k: Leaf,
-    /// The other leaves, outermost first; `true` for a leaf of K.
-    loops: Vec<(Leaf, bool)>,
+    /// The other leaves, outermost first, with their dimension.
+    loops: Vec<(Leaf, Dim)>,
     /// M, N, K and the number of batches.
     extents: (usize, usize, usize, usize),
     /// The small-problem path, when the problem is one small product.
@@ -82,16 +107,20 @@ where
     pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
         let plan = layout_plan::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
-        let split = |leaves: &[GemmLeaf]| -> Result<(Leaf, Vec<Leaf>), PlanError> {
-            let (kernel, rest) = layout_plan::GemmPlan::split(leaves);
-            Ok((Leaf::new(&kernel)?, rest.iter().map(Leaf::new).collect::<Result<_, _>>()?))
+        let split = |leaves: &[GemmLeaf], dim: Dim| -> Result<(Leaf, Vec<(Leaf, Dim)>), PlanError> {
+            let (kernel, _) = layout_plan::GemmPlan::split(leaves);
+            let mut all = Leaf::all(leaves)?;
+            let Some(at) = leaves.iter().position(|l| *l == kernel) else {
+                return Ok((Leaf::new(&kernel, 1)?, Vec::new()));
+            };
+            let kernel = all.remove(at);
+            Ok((kernel, all.into_iter().map(|l| (l, dim)).collect()))
         };
-        let (m, m_rest) = split(&plan.m_leaves)?;
-        let (n, n_rest) = split(&plan.n_leaves)?;
-        let (k, k_rest) = split(&plan.k_leaves)?;
-        let batch = plan.batch_leaves.iter().map(Leaf::new).collect::<Result<Vec<_>, _>>()?;
-        let mut loops: Vec<(Leaf, bool)> = batch.into_iter().chain(m_rest).chain(n_rest).map(|l| (l, false)).collect();
-        loops.extend(k_rest.into_iter().map(|l| (l, true)));
+        let (m, m_rest) = split(&plan.m_leaves, Dim::M)?;
+        let (n, n_rest) = split(&plan.n_leaves, Dim::N)?;
+        let (k, k_rest) = split(&plan.k_leaves, Dim::K)?;
+        let batch = Leaf::all(&plan.batch_leaves)?.into_iter().map(|l| (l, Dim::L));
+        let loops: Vec<(Leaf, Dim)> = batch.chain(m_rest).chain(n_rest).chain(k_rest).collect();
         let e = |v| to_usize(KERNEL, "an extent", v);
         let extents = (e(plan.m)?, e(plan.n)?, e(plan.k)?, e(plan.batch)?);
         let strides = Strides { ars: m.a, acs: k.a, brs: k.b, bcs: n.b, crs: m.c, ccs: n.c };
@@ -147,11 +176,21 @@ where
         beta: T,
         c: &mut TensorMut<'_, T, C>,
     ) -> Result<(), PlanError> {
-        same(KERNEL, "A", &self.a, a.layout())?;
-        same(KERNEL, "B", &self.b, b.layout())?;
-        same(KERNEL, "C", &self.c, c.layout())?;
+        self.check(a, b, c)?;
         self.execute(alpha, a, b, beta, c);
         Ok(())
+    }
+
+    /// `Ok` when the tensors' layouts are the plan's.
+    pub(super) fn check<T>(
+        &self,
+        a: &Tensor<'_, T, A>,
+        b: &Tensor<'_, T, B>,
+        c: &TensorMut<'_, T, C>,
+    ) -> Result<(), PlanError> {
+        same(KERNEL, "A", &self.a, a.layout())?;
+        same(KERNEL, "B", &self.b, b.layout())?;
+        same(KERNEL, "C", &self.c, c.layout())
     }
 
     /// Runs the plan over tensors whose layouts are the plan's (checked by the caller): one
@@ -165,11 +204,30 @@ where
         beta: T,
         c: &mut TensorMut<'_, T, C>,
     ) {
+        self.execute_with(alpha, a, b, beta, c, None::<&fn(T, usize, usize) -> T>);
+    }
+
+    /// [`GemmPlan::execute`] with the epilogue `e`, applied by the engine call of the last
+    /// point of the K loops of each point of the others.
+    #[track_caller]
+    pub(super) fn execute_with<T: GemmScalar, E: GemmEpilogue<T>>(
+        &self,
+        alpha: T,
+        a: &Tensor<'_, T, A>,
+        b: &Tensor<'_, T, B>,
+        beta: T,
+        c: &mut TensorMut<'_, T, C>,
+        e: Option<&E>,
+    ) {
         let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
         let base = c.base();
         let mut cv = DstView::new(c.as_mut_slice(), base);
         if let Some(small) = &self.small {
-            return small.run(alpha, &av, &bv, beta, &mut cv);
+            small.run(alpha, &av, &bv, beta, &mut cv);
+            if let Some(e) = e {
+                small.epilogue(e, &mut cv);
+            }
+            return;
         }
         let (m, n, k) = (self.m, self.n, self.k);
         let mut at = vec![0usize; self.loops.len()];
@@ -177,17 +235,40 @@ where
             // The offsets of this point: coordinates of the operands' domains, so the sums
             // are offsets of their layouts and cannot overflow.
             let (mut ao, mut bo, mut co) = (0isize, 0isize, 0isize);
-            let mut first_k = true;
-            for (&i, &(l, is_k)) in at.iter().zip(&self.loops) {
+            let (mut first_k, mut last_k) = (true, true);
+            let mut place = At { m0: 0, ms: m.weight, n0: 0, ns: n.weight, l: 0 };
+            for (&i, &(l, dim)) in at.iter().zip(&self.loops) {
+                let w = i * l.weight;
+                match dim {
+                    Dim::L => place.l += w,
+                    Dim::M => place.m0 += w,
+                    Dim::N => place.n0 += w,
+                    Dim::K => (first_k, last_k) = (first_k && i == 0, last_k && i + 1 == l.extent),
+                }
                 let i = i as isize;
                 (ao, bo, co) = (ao + i * l.a, bo + i * l.b, co + i * l.c);
-                first_k &= !is_k || i == 0;
             }
             let beta_here = if first_k { beta } else { T::ONE };
             // The engine checks each operand's reach against its view.
-            gemm_views(
-                m.extent, n.extent, k.extent, alpha, &av, ao, m.a, k.a, &bv, bo, k.b, n.b, beta_here, &mut cv, co, m.c,
+            gemm_views_with(
+                m.extent,
+                n.extent,
+                k.extent,
+                alpha,
+                &av,
+                ao,
+                m.a,
+                k.a,
+                &bv,
+                bo,
+                k.b,
+                n.b,
+                beta_here,
+                &mut cv,
+                co,
+                m.c,
                 n.c,
+                e.filter(|_| last_k).map(|e| (e, place)),
             );
             // The next point, the last loop fastest.
             let mut d = at.len();

@@ -8,11 +8,13 @@
 pub(crate) mod cache;
 mod copy_plan;
 mod gemm_plan;
+pub(crate) mod gemm_with;
 mod small;
 pub(crate) mod tile;
 
 pub use copy_plan::{CopyPlan, copy, try_copy};
 pub use gemm_plan::{GemmPlan, gemm, try_gemm};
+pub use gemm_with::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_with};
 
 use crate::{LayoutError, LayoutFn};
 

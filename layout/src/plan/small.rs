@@ -3,8 +3,9 @@
 //! once per plan, so a run only compares the views with the reaches and calls the register
 //! tiled kernel over run-time extents.
 
-use crate::gemm::GemmScalar;
+use crate::gemm::epilogue::whole;
 use crate::gemm::small_dyn::{Dyn, SMALL_MAX, Strides, run_scalar};
+use crate::gemm::{At, GemmEpilogue, GemmScalar};
 use crate::gemm::{check_operand, offset_range};
 use crate::kernels::{DstView, SrcView};
 
@@ -61,5 +62,19 @@ impl SmallPlan {
         // above), inside the view's borrowed slice; C's view is an exclusive borrow, so it
         // overlaps neither A nor B; the extents are at most `SMALL_MAX` (`new`).
         unsafe { run_scalar(self.e, alpha, a.as_ptr(), b.as_ptr(), beta, c.as_mut_ptr(), self.s) }
+    }
+
+    /// Applies the epilogue `e` to every element of C (just written by [`SmallPlan::run`], in
+    /// L1: at most `SMALL_MAX²` elements).
+    ///
+    /// # Panics
+    /// As [`SmallPlan::run`].
+    #[track_caller]
+    pub(super) fn epilogue<T: GemmScalar, E: GemmEpilogue<T>>(&self, e: &E, c: &mut DstView<'_, T>) {
+        check_operand("C", (c.lo(), c.hi()), 0, self.c);
+        let Dyn { m, n, .. } = self.e;
+        // SAFETY: every offset of C over the problem lies in its view (checked above), an
+        // exclusive borrow of its slice; a plan's C is injective (the planner's).
+        unsafe { whole(e, At::WHOLE, c.as_mut_ptr(), self.s.crs, self.s.ccs, m, n) }
     }
 }

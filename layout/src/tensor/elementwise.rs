@@ -138,12 +138,18 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         self.layout().for_each_run(|start, len| {
             let at = (base as isize + start.to_isize()) as usize;
             let run = &data[at..at + len];
-            let (a, c_b) = (i % pre.max(1), i / pre.max(1));
-            let b = c_b / folded;
-            if len > 1 && pre > 1 && a + len <= pre {
-                // The run is consecutive `a` at one (c, b): one element per result.
-                for (o, x) in out[a + pre * b..a + pre * b + len].iter_mut().zip(run) {
-                    *o = f(o.clone(), x);
+            let b = i / pre.max(1) / folded;
+            if len > 1 && pre > 1 {
+                // Pieces of the run of consecutive `a` at one (c, b): one element per result.
+                let mut done = 0;
+                while done < len {
+                    let k = i + done;
+                    let (a, b) = (k % pre, k / pre / folded);
+                    let take = (pre - a).min(len - done);
+                    for (o, x) in out[a + pre * b..a + pre * b + take].iter_mut().zip(&run[done..done + take]) {
+                        *o = f(o.clone(), x);
+                    }
+                    done += take;
                 }
             } else if pre == 1 && i % folded + len <= folded {
                 // The run lies along the folded mode at one b: one result.
