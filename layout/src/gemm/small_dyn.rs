@@ -93,6 +93,21 @@ impl<const M: usize, const N: usize, const K: usize> Extents for Fixed<M, N, K> 
     }
 }
 
+/// Runs `$call!(E)` with `E` a constant for the cube `E × E × E` when the run-time extents
+/// `$mnk` are one of the cubes most small products have (4, 8, 16), else `$other`: their
+/// instantiations over [`Fixed`] fold the tiling, the edge masks and the K loop.
+macro_rules! on_cube {
+    ($mnk:expr, $call:ident, $other:expr) => {
+        match $mnk {
+            (4, 4, 4) => $call!(4),
+            (8, 8, 8) => $call!(8),
+            (16, 16, 16) => $call!(16),
+            _ => $other,
+        }
+    };
+}
+pub(crate) use on_cube;
+
 /// The strides of the three operands, in elements: A's along M and K, B's along K and N,
 /// C's along M and N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +153,7 @@ impl Strides {
 ///
 /// # Panics
 /// When some operand's offsets do not lie in its view.
-#[inline]
+#[inline(always)]
 #[track_caller]
 #[allow(clippy::too_many_arguments)]
 pub fn small_gemm_strided<T: GemmScalar, const M: usize, const N: usize, const K: usize>(
@@ -199,7 +214,14 @@ fn check(
                 && inside(b_lo, b_hi, at.1, span(k, n, s.brs, s.bcs)))
         && inside(c_lo, c_hi, at.2, span(m, n, s.crs, s.ccs));
     if !ok {
-        exact((a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi), at, (m, n, k), s);
+        // The strides as pairs of scalars: a `Strides` argument would keep the hot path's
+        // strides in memory.
+        exact(
+            [(a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi)],
+            at,
+            (m, n, k),
+            [(s.ars, s.acs), (s.brs, s.bcs), (s.crs, s.ccs)],
+        );
     }
 }
 
@@ -209,16 +231,14 @@ fn check(
 #[inline(never)]
 #[track_caller]
 fn exact(
-    a: (isize, isize),
-    b: (isize, isize),
-    c: (isize, isize),
+    [a, b, c]: [(isize, isize); 3],
     at: (isize, isize, isize),
     (m, n, k): (usize, usize, usize),
-    s: Strides,
+    [(ars, acs), (brs, bcs), (crs, ccs)]: [(isize, isize); 3],
 ) {
-    check_operand("A", a, at.0, super::reach(m, k, s.ars, s.acs));
-    check_operand("B", b, at.1, super::reach(k, n, s.brs, s.bcs));
-    check_operand("C", c, at.2, super::reach(m, n, s.crs, s.ccs));
+    check_operand("A", a, at.0, super::reach(m, k, ars, acs));
+    check_operand("B", b, at.1, super::reach(k, n, brs, bcs));
+    check_operand("C", c, at.2, super::reach(m, n, crs, ccs));
 }
 
 /// [`small_gemm_strided`] with run-time extents (each at most `SMALL_MAX`, 32).
@@ -290,7 +310,7 @@ pub(crate) unsafe fn run_scalar<T: GemmScalar, E: Extents>(
 /// `m, n, k ≤ SMALL_MAX`; every offset of A, B and C over `i < m`, `j < n`, `p < k` lies
 /// inside the allocation its pointer points into (C readable unless `β = 0`, and writable),
 /// and C overlaps neither A nor B.
-#[inline]
+#[inline(always)]
 pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
     e: E,
     alpha: T,
@@ -302,6 +322,15 @@ pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
 ) {
     let (m, n, k) = (e.m(), e.n(), e.k());
     debug_assert!(m <= SMALL_MAX && n <= SMALL_MAX && k <= SMALL_MAX);
+    if !E::FIXED {
+        macro_rules! cube {
+            ($e:literal) => {
+                // SAFETY: the caller's bounds, for the same extents as constants.
+                return unsafe { run(Fixed::<$e, $e, $e>, alpha, a, b, beta, c, s) }
+            };
+        }
+        on_cube!((m, n, k), cube, {});
+    }
     if m == 0 || n == 0 {
         return;
     }
@@ -323,7 +352,7 @@ pub(crate) unsafe fn run<T: SmallScalar, E: Extents>(
     }
 }
 
-/// [`body`] out of line: C contiguous in neither direction.
+/// [`body`] out of line: C contiguous in neither direction, or the portable level.
 ///
 /// # Safety
 /// As [`body`].
@@ -410,8 +439,8 @@ unsafe fn kernel<T: SmallScalar, E: Extents>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, AVX2 and FMA.
         Level::Avx2 => unsafe { x86::avx2(e, alpha, a, acs, b, s.brs, s.bcs, beta, c, s.ccs) },
-        // SAFETY: as above.
-        _ => unsafe { body::<T, E, false>(e, alpha, a, b, beta, c, Strides { ars: 1, acs, ..s }) },
+        // SAFETY: the caller's.
+        _ => unsafe { strided(e, alpha, a, b, beta, c, Strides { ars: 1, acs, ..s }) },
     }
 }
 
