@@ -337,6 +337,7 @@ fn a_sub_tensor_past_the_count_panics() {
 }
 
 mod elementwise {
+    use cute_layout::kernels::{Level, force_level};
     use cute_layout::{RuntimeLayout, Tensor, TensorMut, layout};
 
     layout! {
@@ -420,5 +421,119 @@ mod elementwise {
         let mut y = TensorMut::new(&mut b, RuntimeLayout::<1>::new(&[(15, 1)]).unwrap()).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| y.zip_mut_with(&x, |p, q| *p = *q)));
         assert!(r.is_err());
+    }
+
+    /// The levels the CPU has, each forced in turn; the detected one is restored at the end.
+    /// Tests that force levels run one at a time (the level is global).
+    fn at_every_level(mut f: impl FnMut(Level)) {
+        static LEVELS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = LEVELS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let top = force_level(Level::Avx512);
+        for l in [Level::Portable, Level::Avx2, Level::Avx512].into_iter().filter(|&l| l <= top) {
+            assert_eq!(force_level(l), l);
+            f(l);
+        }
+        force_level(top);
+    }
+
+    /// A compensated (Kahan) sum in f64 of the values and the sum of their magnitudes.
+    fn kahan(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+        let (mut s, mut c, mut abs) = (0.0f64, 0.0f64, 0.0f64);
+        for x in xs {
+            abs += x.abs();
+            let y = x - c;
+            let t = s + y;
+            c = (t - s) - y;
+            s = t;
+        }
+        (s, abs)
+    }
+
+    /// Integer values in -8..=8 that depend on the index, and pseudo-random ones in [-1, 1).
+    fn ints(n: usize) -> Vec<i32> {
+        (0..n).map(|i| ((i * 7 + i / 13) % 17) as i32 - 8).collect()
+    }
+    fn randoms(n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sum_of_contiguous_runs_matches_the_reference_at_every_level() {
+        let lens: Vec<usize> = (0..=70).chain([127, 128, 129, 255, 257, 1000, 4099, 1 << 20, (1 << 20) + 13]).collect();
+        at_every_level(|l| {
+            for &n in &lens {
+                let whole = RuntimeLayout::<1>::new(&[(n, 1)]).unwrap();
+                // Integer-valued data: every partial sum is exact, so the sum is too. One more
+                // element past the run, large, that a kernel must not read.
+                let mut iv = ints(n + 1);
+                iv[n] = 1 << 28;
+                let want: i64 = iv[..n].iter().map(|&x| i64::from(x)).sum();
+                let f: Vec<f32> = iv.iter().map(|&x| x as f32).collect();
+                let d: Vec<f64> = iv.iter().map(|&x| f64::from(x)).collect();
+                assert_eq!(Tensor::new(&f, whole).unwrap().sum(), want as f32, "f32, n = {n}, {l:?}");
+                assert_eq!(Tensor::new(&d, whole).unwrap().sum(), want as f64, "f64, n = {n}, {l:?}");
+                assert_eq!(Tensor::new(&iv, whole).unwrap().sum(), want as i32, "i32, n = {n}, {l:?}");
+                // Random data against a compensated reference, within the error of a sum in
+                // any order (n · eps · Σ|x|), and much closer in practice.
+                let mut r = randoms(n + 1, n as u64 + 1);
+                r[n] = 1e30;
+                let (want, abs) = kahan(r[..n].iter().copied());
+                let got = Tensor::new(&r, whole).unwrap().sum();
+                assert!((got - want).abs() <= 1e-14 * abs.max(1.0), "f64, n = {n}, {l:?}: {got} vs {want}");
+                let r32: Vec<f32> = r.iter().map(|&x| x as f32).collect();
+                let (want, abs) = kahan(r32[..n].iter().map(|&x| f64::from(x)));
+                let got = f64::from(Tensor::new(&r32, whole).unwrap().sum());
+                assert!((got - want).abs() <= 1e-5 * abs.max(1.0), "f32, n = {n}, {l:?}: {got} vs {want}");
+            }
+        });
+    }
+
+    #[test]
+    fn sum_of_short_runs_and_of_other_element_types_is_exact_at_every_level() {
+        let iv = ints(4000);
+        let f: Vec<f32> = iv.iter().map(|&x| x as f32).collect();
+        let d: Vec<f64> = iv.iter().map(|&x| f64::from(x)).collect();
+        let u: Vec<u64> = iv.iter().map(|&x| (x + 8) as u64).collect();
+        let b: Vec<i8> = iv.iter().map(|&x| x as i8).collect();
+        let by_index =
+            |l: &dyn Fn(usize) -> usize, size: usize| -> i64 { (0..size).map(|i| i64::from(iv[l(i)])).sum() };
+        at_every_level(|lv| {
+            for m in 1..=40 {
+                for n in [1, 3, 7] {
+                    let cm = ColMajor::new(m, n, m + 3).unwrap();
+                    let want = by_index(
+                        &|i| cute_layout::Offset::to_isize(cute_layout::LayoutFn::offset(&cm, i)) as usize,
+                        m * n,
+                    );
+                    assert_eq!(Tensor::new(&f, cm).unwrap().sum(), want as f32, "f32 {m}x{n}, {lv:?}");
+                    assert_eq!(Tensor::new(&d, cm).unwrap().sum(), want as f64, "f64 {m}x{n}, {lv:?}");
+                    assert_eq!(Tensor::new(&iv, cm).unwrap().sum(), want as i32, "i32 {m}x{n}, {lv:?}");
+                    let wu: u64 = (0..m * n).map(|i| u[i % m + (m + 3) * (i / m)]).sum();
+                    assert_eq!(Tensor::new(&u, cm).unwrap().sum(), wu, "u64 {m}x{n}, {lv:?}");
+                    let rm = RowMajor::new(m, n, n + 2).unwrap();
+                    let want = by_index(&|i| (i % m) * (n + 2) + i / m, m * n);
+                    assert_eq!(Tensor::new(&f, rm).unwrap().sum(), want as f32, "f32 row-major {m}x{n}, {lv:?}");
+                }
+            }
+            let want =
+                by_index(&|i| cute_layout::Offset::to_isize(cute_layout::LayoutFn::offset(&Nested, i)) as usize, 48);
+            assert_eq!(Tensor::new(&d, Nested).unwrap().sum(), want as f64);
+            assert_eq!(Tensor::new(&f, Nested).unwrap().sum(), want as f32);
+            let small: Vec<i8> = b[..80].iter().map(|&x| x / 4).collect();
+            let ws: i8 = (0..48)
+                .map(|i| small[cute_layout::Offset::to_isize(cute_layout::LayoutFn::offset(&Nested, i)) as usize])
+                .sum();
+            assert_eq!(Tensor::new(&small, Nested).unwrap().sum(), ws);
+            let r = RuntimeLayout::<3>::new(&[(5, 1), (3, 7), (4, 30)]).unwrap();
+            let want = by_index(&|i| i % 5 + 7 * (i / 5 % 3) + 30 * (i / 15), 60);
+            assert_eq!(Tensor::new(&f, r).unwrap().sum(), want as f32);
+            assert_eq!(Tensor::new(&d, r).unwrap().sum(), want as f64);
+        });
     }
 }

@@ -1,9 +1,44 @@
 //! The element types a copy kernel moves: plain integers and floats, copied as bits.
 
-mod sealed {
+pub(crate) mod sealed {
+    use core::iter::Sum;
+    use core::ops::Add;
+
+    use crate::kernels::{Level, sum};
+
     /// Implemented only here: every implementor is a primitive without padding or invalid
     /// bit patterns of its width, so copying its bytes copies the value.
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// `Σ s` over a contiguous run with the kernel of `level` (floats in an unspecified
+        /// order): an explicit vector kernel for `f32` and `f64`, partial sums otherwise.
+        ///
+        /// # Safety
+        /// The CPU supports `level` (it does not exceed [`level()`](crate::kernels::level)).
+        #[inline]
+        unsafe fn sum_run(level: Level, s: &[Self]) -> Self
+        where
+            Self: Sized + Copy + Add<Output = Self> + Sum<Self>,
+        {
+            // SAFETY: the caller guarantees the CPU supports `level`.
+            unsafe { sum::generic(level, s) }
+        }
+    }
+
+    impl Sealed for f32 {
+        #[inline]
+        unsafe fn sum_run(level: Level, s: &[f32]) -> f32 {
+            // SAFETY: the caller guarantees the CPU supports `level`.
+            unsafe { sum::f32s(level, s) }
+        }
+    }
+
+    impl Sealed for f64 {
+        #[inline]
+        unsafe fn sum_run(level: Level, s: &[f64]) -> f64 {
+            // SAFETY: the caller guarantees the CPU supports `level`.
+            unsafe { sum::f64s(level, s) }
+        }
+    }
 }
 
 /// An element the copy kernels can move: a primitive integer or float of 1, 2, 4 or 8 bytes
@@ -50,12 +85,14 @@ impl Width {
 }
 
 macro_rules! element {
-    ($($t:ty),*) => {$(
+    ($($t:ty),*; $($f:ty),*) => {$(
         impl sealed::Sealed for $t {}
+    )* element!($($t),*, $($f),*);};
+    ($($t:ty),*) => {$(
         impl Element for $t {
             const WIDTH: Width = Width::of_size(core::mem::size_of::<$t>());
         }
     )*};
 }
 
-element!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, usize, isize);
+element!(u8, i8, u16, i16, u32, i32, u64, i64, usize, isize; f32, f64);

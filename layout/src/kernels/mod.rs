@@ -46,12 +46,14 @@ mod driver;
 mod element;
 mod nest;
 mod portable;
+mod sum;
 mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
 pub use checked::{CopyProgram, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_unrolled};
 pub use dispatch::{Level, force_level, level};
+pub(crate) use element::sealed::Sealed;
 pub use element::{Element, Width};
 /// The copy program (loops and body) and its extremes: layout-plan's, which the code
 /// `layout!` emits writes as constants.

@@ -25,61 +25,8 @@ use core::iter::Sum;
 use core::ops::Add;
 
 use super::{Tensor, TensorMut};
-use crate::kernels::Element;
+use crate::kernels::{Element, Sealed};
 use crate::{LayoutFn, Offset, TrustedLayout};
-
-/// Lanes of the partial sums of [`sum_slice`]: independent accumulators the compiler keeps in
-/// vector registers.
-const LANES: usize = 16;
-
-/// `Σ s` with `LANES` partial sums (an unspecified association order for floats).
-#[inline(always)]
-fn sum_lanes<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
-    let zero: T = core::iter::empty().sum();
-    let mut acc = [zero; LANES];
-    let mut chunks = s.chunks_exact(LANES);
-    for c in &mut chunks {
-        for (a, &x) in acc.iter_mut().zip(c) {
-            *a = *a + x;
-        }
-    }
-    let mut width = LANES / 2;
-    while width > 0 {
-        for i in 0..width {
-            acc[i] = acc[i] + acc[i + width];
-        }
-        width /= 2;
-    }
-    chunks.remainder().iter().fold(acc[0], |a, &x| a + x)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn sum_avx512<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
-    sum_lanes(s)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn sum_avx2<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
-    sum_lanes(s)
-}
-
-/// `Σ s` at the widest SIMD level in effect.
-fn sum_slice<T: Copy + Add<Output = T> + Sum<T>>(s: &[T]) -> T {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use crate::kernels::{Level, level};
-        match level() {
-            // SAFETY: `level()` never exceeds what the CPU supports.
-            Level::Avx512 => return unsafe { sum_avx512(s) },
-            // SAFETY: as above.
-            Level::Avx2 => return unsafe { sum_avx2(s) },
-            _ => {}
-        }
-    }
-    sum_lanes(s)
-}
 
 /// The extents of the top-level modes of `l` (from its layout-core value).
 fn mode_sizes<L: LayoutFn>(l: &L) -> Vec<usize> {
@@ -97,16 +44,19 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     }
 
     /// The sum of the elements (an element several indices share counts once per index),
-    /// over the layout's runs of consecutive offsets with vector partial sums: floats are
-    /// added in an unspecified order, as ndarray's `sum`.
+    /// over the layout's runs of consecutive offsets with vector kernels (explicit ones for
+    /// `f32` and `f64`, at the level of [`level()`](crate::kernels::level) read once per call):
+    /// floats are added in an unspecified order, as ndarray's `sum`.
     pub fn sum(&self) -> T
     where
-        T: Copy + Add<Output = T> + Sum<T>,
+        T: Element + Add<Output = T> + Sum<T>,
     {
         let zero: T = core::iter::empty().sum();
         if self.layout().unit_run() > 1 {
+            let level = crate::kernels::level();
             let mut total = zero;
-            self.for_each_slice(|s| total = total + sum_slice(s));
+            // SAFETY: `level` is `level()`'s, which never exceeds what the CPU supports.
+            self.for_each_slice(|s| total = total + unsafe { <T as Sealed>::sum_run(level, s) });
             total
         } else {
             self.fold(zero, |a, &x| a + x)
