@@ -136,7 +136,7 @@ pub use plan::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_wit
 mod tensor;
 #[allow(deprecated)]
 pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
-pub use tensor::{Iter, IterMut, SubLayout, SubTensorError, Tensor, TensorError, TensorMut, Tiling};
+pub use tensor::{FoldedTensor, Iter, IterMut, SubLayout, SubTensorError, Tensor, TensorError, TensorMut, Tiling};
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
