@@ -72,6 +72,10 @@ impl Rng {
             _ => inner + self.below(9),
         }
     }
+    /// A leading dimension of a static tile: as [`Rng::ld`], or large.
+    fn tile_ld(&mut self, inner: usize, outer: usize) -> usize {
+        if self.below(4) == 0 { 1000 + self.below(3000) } else { self.ld(inner, outer) }
+    }
 }
 
 /// A copy item's `try_` form over a source and a destination slice.
@@ -157,8 +161,8 @@ fn cases<T: kernels::Element + PartialEq + Debug>(rng: &mut Rng, level: Level, v
             poison,
             &mut |a, b| try_cm_to_cd(&Tensor::new(a, s).unwrap(), &mut TensorMut::new(b, d3).unwrap()),
         );
-        // Static tiles with run-time leading dimensions.
-        let (ls, ld) = (rng.ld(4, 8), rng.ld(8, 4));
+        // Static tiles with run-time leading dimensions (below, at and far above the extent).
+        let (ls, ld) = (rng.tile_ld(4, 8), rng.tile_ld(8, 4));
         let (s4, d4) = (T48::new(ls).unwrap(), U48::new(ld).unwrap());
         check(
             &format!("tile48 {ls} {ld}"),
@@ -169,7 +173,7 @@ fn cases<T: kernels::Element + PartialEq + Debug>(rng: &mut Rng, level: Level, v
             poison,
             &mut |a, b| try_tile48(&Tensor::new(a, s4).unwrap(), &mut TensorMut::new(b, d4).unwrap()),
         );
-        let (ls, ld) = (rng.ld(8, 8), rng.ld(8, 8));
+        let (ls, ld) = (rng.tile_ld(8, 8), rng.tile_ld(8, 8));
         let (s8, d8) = (T88::new(ls).unwrap(), U88::new(ld).unwrap());
         check(
             &format!("tile88 {ls} {ld}"),
@@ -180,7 +184,7 @@ fn cases<T: kernels::Element + PartialEq + Debug>(rng: &mut Rng, level: Level, v
             poison,
             &mut |a, b| try_tile88(&Tensor::new(a, s8).unwrap(), &mut TensorMut::new(b, d8).unwrap()),
         );
-        let (ls, ld) = (rng.ld(3, 8), rng.ld(8, 3));
+        let (ls, ld) = (rng.tile_ld(3, 8), rng.tile_ld(8, 3));
         let (s3, d3) = (T83::new(ls).unwrap(), U83::new(ld).unwrap());
         check(
             &format!("tile83 {ls} {ld}"),

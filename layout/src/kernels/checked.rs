@@ -203,6 +203,116 @@ pub fn copy_unrolled<T: Element, const N: usize>(
     });
 }
 
+/// `(0..extent)·stride`: the range `(min, max)` of `c·stride` over `c < extent` (`extent ≥ 1`),
+/// `None` when an end overflows `isize`.
+const fn reach(extent: usize, stride: isize) -> Option<(isize, isize)> {
+    if extent - 1 > isize::MAX as usize {
+        return None;
+    }
+    match stride.checked_mul((extent - 1) as isize) {
+        Some(end) if end < 0 => Some((end, 0)),
+        Some(end) => Some((0, end)),
+        None => None,
+    }
+}
+
+/// `(a.0 + b.0, a.1 + b.1)`, `None` on overflow.
+const fn add(a: (isize, isize), b: (isize, isize)) -> Option<(isize, isize)> {
+    match (a.0.checked_add(b.0), a.1.checked_add(b.1)) {
+        (Some(lo), Some(hi)) => Some((lo, hi)),
+        _ => None,
+    }
+}
+
+/// The range of `r·s.0 + c·s.1` over the `R × C` tile, `None` on overflow.
+const fn tile_range<const R: usize, const C: usize>(s: (isize, isize)) -> Option<(isize, isize)> {
+    match (reach(R, s.0), reach(C, s.1)) {
+        (Some(a), Some(b)) => add(a, b),
+        _ => None,
+    }
+}
+
+/// A static `R × C` tile with run-time strides: `dst[r·dst.0 + c·dst.1] = src[r·src.0 +
+/// c·src.1]` for `r < R`, `c < C`, with its [`Extremes`] in closed form (over each mode,
+/// `(extent - 1)·stride` is the mode's largest term for a positive stride and its smallest
+/// for a negative one), computed by [`StridedTile::new`] (private fields, as [`CopyProgram`]).
+///
+/// ```
+/// use cute_layout::kernels::{DstView, SrcView, StridedTile, copy_strided_tile};
+///
+/// // A 2x3 column-major tile (leading dimension 4) into a row-major one (leading dimension 3).
+/// let t = StridedTile::<2, 3>::new((1, 4), (3, 1)).unwrap();
+/// let src: Vec<u8> = (0..12).collect();
+/// let mut dst = [0u8; 6];
+/// copy_strided_tile(SrcView::new(&src, 0), DstView::new(&mut dst, 0), &t);
+/// assert_eq!(dst, [0, 4, 8, 1, 5, 9]);
+/// assert!(StridedTile::<2, 3>::new((isize::MAX, 1), (3, 1)).is_none()); // overflows
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StridedTile<const R: usize, const C: usize> {
+    src: (isize, isize),
+    dst: (isize, isize),
+    extremes: Option<Extremes>,
+}
+
+impl<const R: usize, const C: usize> StridedTile<R, C> {
+    /// The tile with the mode strides `src` and `dst`; `None` when an offset overflows `isize`.
+    ///
+    /// # Panics
+    /// At compile time when `R·C` exceeds [`UNROLL_MAX`].
+    #[inline(always)]
+    pub const fn new(src: (isize, isize), dst: (isize, isize)) -> Option<Self> {
+        const { assert!(R.saturating_mul(C) <= UNROLL_MAX, "a straight-line tile of more than UNROLL_MAX points") };
+        if R == 0 || C == 0 {
+            return Some(StridedTile { src, dst, extremes: None });
+        }
+        match (tile_range::<R, C>(src), tile_range::<R, C>(dst)) {
+            (Some(s), Some(d)) => Some(StridedTile { src, dst, extremes: Some(Extremes { src: s, dst: d }) }),
+            _ => None,
+        }
+    }
+
+    /// Its extremes (`None`: it copies nothing).
+    pub const fn extremes(&self) -> Option<Extremes> {
+        self.extremes
+    }
+}
+
+/// Runs `tile` from `src` to `dst`: one statement per point, row by row, the offsets
+/// `r·stride.0 + c·stride.1` with constant `r` and `c` (the body a static item's small tile
+/// runs, with the strides as run-time values).
+///
+/// # Panics
+/// When the tile's [`Extremes`] do not lie in the views.
+#[inline(always)]
+#[track_caller]
+pub fn copy_strided_tile<T: Element, const R: usize, const C: usize>(
+    src: SrcView<'_, T>,
+    mut dst: DstView<'_, T>,
+    tile: &StridedTile<R, C>,
+) {
+    let Some(e) = &tile.extremes else { return };
+    check(&src, &dst, e);
+    let (s0, d0) = (src.as_ptr(), dst.as_mut_ptr());
+    let ((sr, sc), (dr, dc)) = (tile.src, tile.dst);
+    unroll!(K in [
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+    ] {
+        if K < R * C {
+            let (r, c) = ((K / C) as isize, (K % C) as isize);
+            // No overflow: `r·sr` and `c·sc` lie between 0 and the modes' ends, and their sum
+            // in the range, which `StridedTile::new` computed with checked arithmetic.
+            let (ps, pd) = (r * sr + c * sc, r * dr + c * dc);
+            // SAFETY: `(r, c)` is a point of the `R × C` tile, so `ps` lies in `e.src` and
+            // `pd` in `e.dst` (the closed-form range over the tile of these strides, computed
+            // by `StridedTile::new`), which lie in the views (checked above); a view's offsets
+            // are inside its borrowed slice; a shared and an exclusive borrow do not overlap.
+            unsafe { *d0.offset(pd) = *s0.offset(ps) };
+        }
+    });
+}
+
 /// `dst[d] = src[s]` for `(s, d) = offsets(i)`, `i < size`, in order: the copy of layouts
 /// without a common plan (swizzled, F2, or without a common refinement), each offset checked.
 ///

@@ -51,7 +51,9 @@ mod view;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use checked::{CopyProgram, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_unrolled};
+pub use checked::{
+    CopyProgram, StridedTile, UNROLL_MAX, UnrolledCopy, copy, copy_indexed, copy_strided_tile, copy_unrolled,
+};
 pub use dispatch::{Level, force_level, level};
 pub(crate) use element::sealed::Sealed;
 pub use element::{Element, Width};

@@ -2,12 +2,12 @@
 //! strides decide at expansion (a stride-1 mode in the source and one in the destination): the
 //! item reads the extents and the other strides from the layout values and calls one of these,
 //! which builds the kernels' [`Program`] in closed form (no planner, no allocation) and runs it
-//! through the checked entries ([`kernels::copy`], [`kernels::copy_unrolled`]), which compare
+//! through the checked entries ([`kernels::copy`], [`kernels::copy_strided_tile`]), which compare
 //! the program's extremes with the tensors' slices. Each returns `false`, copying nothing, when
 //! the destination numbers write one place twice or an offset would overflow `isize`: the item
 //! then plans at run time, which reports the error.
 
-use crate::kernels::{self, Body, CopyProgram, DstView, Element, Loop, Program, SrcView, UnrolledCopy};
+use crate::kernels::{self, Body, CopyProgram, DstView, Element, Loop, Program, SrcView, StridedTile};
 use crate::{Tensor, TensorMut, TrustedLayout};
 
 /// Whether every offset `Σ (e_k - 1)·|s_k|` of the modes `(extent, stride)` fits `isize`.
@@ -111,8 +111,9 @@ where
 }
 
 /// [`copy_transpose`] of a static `R × C` tile (`N = R·C` points, at most
-/// [`kernels::UNROLL_MAX`]) with run-time leading dimensions: straight-line, one statement per
-/// point, as a static item's small transpose ([`kernels::copy_unrolled`]).
+/// [`kernels::UNROLL_MAX`]) with run-time leading dimensions: a [`StridedTile`], whose
+/// extremes follow from the strides in closed form, run straight-line, one statement per
+/// point, as a static item's small transpose.
 ///
 /// # Panics
 /// As [`copy_transpose`]; at compile time when `N` is not `R·C` or exceeds
@@ -130,22 +131,13 @@ where
     D: TrustedLayout,
 {
     const { assert!(R * C == N && N <= kernels::UNROLL_MAX, "a straight-line tile of R·C points") };
-    if !injective(C, R, dst_ld) || !fits(&[(R, 1), (C, src_ld)]) || !fits(&[(R, dst_ld), (C, 1)]) {
+    if !injective(C, R, dst_ld) {
         return false;
     }
-    let mut pairs = [(0isize, 0isize); N];
-    let mut k = 0;
-    for r in 0..R as isize {
-        for c in 0..C as isize {
-            // No overflow: each term is at most the reach `fits` bounded.
-            pairs[k] = (r + c * src_ld, r * dst_ld + c);
-            k += 1;
-        }
-    }
-    let program = UnrolledCopy::new(&[], 0, 0, pairs);
+    let Some(tile) = StridedTile::<R, C>::new((1, src_ld), (dst_ld, 1)) else { return false };
     let sv = SrcView::new(src.as_slice(), src.base());
     let base = dst.base();
-    // The entry compares the pairs' extremes with the views.
-    kernels::copy_unrolled(sv, DstView::new(dst.as_mut_slice(), base), &program);
+    // The entry compares the tile's extremes with the views.
+    kernels::copy_strided_tile(sv, DstView::new(dst.as_mut_slice(), base), &tile);
     true
 }
