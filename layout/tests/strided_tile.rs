@@ -48,7 +48,7 @@ fn want_extremes(r: usize, c: usize, s: (isize, isize), d: (isize, isize)) -> Op
         (None, _) | (_, None) => Some(None),
         (Some(a), Some(b)) => {
             let ok = [a.0, a.1, b.0, b.1].into_iter().all(fits) && terms(s) && terms(d);
-            ok.then(|| Some(Extremes { src: (a.0 as isize, a.1 as isize), dst: (b.0 as isize, b.1 as isize) }))
+            ok.then_some(Some(Extremes { src: (a.0 as isize, a.1 as isize), dst: (b.0 as isize, b.1 as isize) }))
         }
     }
 }
