@@ -17,6 +17,7 @@ layout! {
     pub fn multi = copy(((2,M),N):((1,2),LDS), ((2,M),N):((N,2*N),1));
     pub fn from_cm = copy(ColMajor, (M,N):(N,1));
     pub fn unpack = copy((4,6):(6,1), (M,N):(1,LD));
+    pub fn regroup = copy((2*M,N):(1,2*M), ((2,M),N):((1,2),LDT));
     pub fn sg = gemm(f32, (M,K):(1,LDA), (N,K):(LDB,1), (M,N):(1,LDC));
     pub fn bg = gemm(f64, (M,K,L):(1,LDA,SA), (N,K,L):(K,1,SB), (M,N,L):(1,M,SC));
     pub fn contract = gemm(f64, (M,(K1,K2)):(1,(LDA,LDA*K1)), (N,(K1,K2)):(K1*K2,(1,K1)), (M,N):(1,M));
@@ -113,6 +114,28 @@ fn strided_and_multi_leaf_copies() {
         });
         check_copy(&src, &dst, pairs);
     }
+}
+
+#[test]
+fn a_symbol_only_inside_a_computed_extent_is_read_from_the_other_operand() {
+    let mut r = Rng(7);
+    for _ in 0..20 {
+        let (m, n) = (r.upto(30), r.upto(30));
+        let ldt = 2 * m + r.upto(3) - 1;
+        let src: Vec<f32> = (0..2 * m * n).map(|x| x as f32).collect();
+        let mut dst = vec![-1f32; ldt * n];
+        let s = Tensor::new(&src, flat::<2>(&[(2 * m, 1), (n, 2 * m as isize)])).unwrap();
+        let mut d = TensorMut::new(&mut dst, flat::<3>(&[(2, 1), (m, 2), (n, ldt as isize)])).unwrap();
+        regroup(&s, &mut d);
+        check_copy(&src, &dst, (0..2 * m * n).map(|i| (i, (i % (2 * m)) + ldt * (i / (2 * m)))));
+    }
+    // An odd extent is not 2*M for any M.
+    let src = vec![0f32; 64];
+    let mut dst = vec![0f32; 64];
+    let s = Tensor::new(&src, flat::<2>(&[(5, 1), (2, 5)])).unwrap();
+    let mut d = TensorMut::new(&mut dst, flat::<3>(&[(2, 1), (2, 2), (2, 6)])).unwrap();
+    let e = try_regroup(&s, &mut d).unwrap_err();
+    assert!(matches!(e, PlanError::Pattern { operand: "source", .. }), "{e}");
 }
 
 #[test]

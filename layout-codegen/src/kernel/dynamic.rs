@@ -178,6 +178,39 @@ pub fn evaluate(
     if !ok {
         return None;
     }
+    // A symbol of an inline operand that is no extent or stride of its own is read from
+    // another operand.
+    for (j, op) in out.iter().enumerate() {
+        let Some(inline) = &op.inline else { continue };
+        for (s, sites) in op.symbols.iter().zip(&inline.sites) {
+            let elsewhere = out.iter().enumerate().any(|(i, o)| {
+                i != j
+                    && match &o.inline {
+                        None => o.symbols.contains(s),
+                        Some(x) => o.symbols.iter().zip(&x.sites).any(|(t, w)| t == s && !w.is_empty()),
+                    }
+            });
+            if sites.is_empty() && !elsewhere {
+                let e = operands[j].0;
+                cx.error(expr.error_at(
+                    e.span.start,
+                    e.span.end,
+                    format!(
+                        "the symbol `{s}` of the inline {role} `{}` is not an extent or a stride of its own, nor of \
+                         another operand, so a call cannot read it from the tensors' layouts; define the {role} as an \
+                         item, `pub NAME = {};`, and write `NAME` here",
+                        op.notation,
+                        inline.pattern,
+                        role = op.role,
+                    ),
+                ));
+                ok = false;
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
     if let DynKind::Gemm(_) = kind {
         let (a, b, c) = (ranks[0], ranks[1], ranks[2]);
         if !(2..=3).contains(&c) || a != c || b != c {
@@ -268,14 +301,6 @@ fn inline(
             } else if *st == v.scale(-1) {
                 here.push(Site::Stride(k, true));
             }
-        }
-        if here.is_empty() {
-            cx.error(at(format!(
-                "the symbol `{s}` of the inline {role} `{d}` is not an extent or a stride of its own, so a call cannot \
-                 read it from the tensor's layout; define the {role} as an item, `pub NAME = {pattern};`, and write \
-                 `NAME` here"
-            )));
-            return None;
         }
         sites.push(here);
     }

@@ -35,19 +35,6 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         }
         DynKind::Copy => TokenStream::new(),
     };
-    let list = |f: &dyn Fn(&crate::kernel::dynamic::DynOperand) -> String| {
-        k.operands.iter().map(f).collect::<Vec<_>>().join(", ")
-    };
-    let shared_doc = if k.shared.is_empty() {
-        String::new()
-    } else {
-        let mut names: Vec<&str> = k.shared.iter().map(|(s, _, _)| s.as_str()).collect();
-        names.dedup();
-        format!(
-            " The symbols {} are shared: each must have one value in every operand that has it.",
-            names.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
-        )
-    };
     let cache = local("PLAN");
     let (signature, try_signature, call, head): (TokenStream, TokenStream, TokenStream, String) = match k.kind {
         DynKind::Copy => {
@@ -77,7 +64,8 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                 },
                 format!(
                     " Copies a tensor over `{}` into a tensor over `{}`: `dst[D(i)] = src[S(i)]` for every index `i`.",
-                    k.operands[0].name, k.operands[1].name
+                    shown(&k.operands[0]),
+                    shown(&k.operands[1])
                 ),
             )
         }
@@ -131,7 +119,9 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                 format!(
                     " `C = alpha·A·Bᵀ + beta·C` over tensors of A = `{}` (M,K), B = `{}` (N,K), C = `{}` (M,N): \
                      `C(m,n) = alpha·Σ_k A(m,k)·B(n,k) + beta·C(m,n)`; `beta = 0` does not read C.",
-                    k.operands[0].name, k.operands[1].name, k.operands[2].name
+                    shown(&k.operands[0]),
+                    shown(&k.operands[1]),
+                    shown(&k.operands[2])
                 ),
             )
         }
@@ -145,34 +135,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         }
     };
     let generic = TokenStream::new();
-    let layouts = format!(
-        " The layouts: {}.",
-        list(&|o| match &o.inline {
-            Some(i) => format!("the {} written inline, `{}`", o.role, i.pattern),
-            None => format!("`{}` = `{}`", o.name, o.notation),
-        })
-    );
-    let inline_doc = inline_doc(k);
-    let planned = match crate::kernel::dyn_plan::gemm_tile(k) {
-        _ if let Some(shape) = crate::kernel::dyn_copy_plan::copy_shape(k) => {
-            crate::kernel::dyn_copy_plan::copy_doc(k, shape)
-        }
-        Some([m, n, kk]) => format!(
-            " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
-             these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."
-        ),
-        None if crate::kernel::dyn_plan::gemm_direct(k).is_some() => format!(
-            " When M, N and K are at most {}, the product runs the small kernel over run-time extents at once (no \
-             plan); larger ones are planned at run time by the same planner as a static item, the plan kept per \
-             thread and made again only when a layout changes.",
-            crate::kernel::dyn_plan::TILE_MAX
-        ),
-        None => {
-            " Planned at run time from the tensors' layout values by the same planner as a static item, and run by \
-                 the same kernels; the plan is kept per thread and made again only when a layout changes."
-                .to_string()
-        }
-    };
+    let [layouts, shared_doc, inline_doc, planned] = describe(k);
     let panics = format!(
         " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
          with two values, {}layouts the plan rejects (sizes that differ, a destination that writes one place twice).",
@@ -369,4 +332,64 @@ fn inline_doc(k: &DynKernel) -> String {
          tensor's layout is flat). This costs a comparison of layouts per call; a named item does not. `where` \
          facts are only on items."
     )
+}
+
+/// What the item's documentation says of the operands and the plan: the layouts, the shared
+/// symbols, the inline operands, and what the static parts decided at expansion (also
+/// `layout explain`'s text for a kernel over symbols).
+pub fn describe(k: &DynKernel) -> [String; 4] {
+    let list = |f: &dyn Fn(&crate::kernel::dynamic::DynOperand) -> String| {
+        k.operands.iter().map(f).collect::<Vec<_>>().join(", ")
+    };
+    let shared_doc = if k.shared.is_empty() {
+        String::new()
+    } else {
+        let mut names: Vec<&str> = Vec::new();
+        for (s, _, _) in &k.shared {
+            if !names.contains(&s.as_str()) {
+                names.push(s);
+            }
+        }
+        format!(
+            " The symbols {} are shared: each must have one value in every operand that has it.",
+            names.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let layouts = format!(
+        " The layouts: {}.",
+        list(&|o| match &o.inline {
+            Some(i) => format!("the {} written inline, `{}`", o.role, i.pattern),
+            None => format!("`{}` = `{}`", o.name, o.notation),
+        })
+    );
+    let inline_doc = inline_doc(k);
+    let planned = match crate::kernel::dyn_plan::gemm_tile(k) {
+        _ if let Some(shape) = crate::kernel::dyn_copy_plan::copy_shape(k) => {
+            crate::kernel::dyn_copy_plan::copy_doc(k, shape)
+        }
+        Some([m, n, kk]) => format!(
+            " The operands' shapes are static: the {m}×{n}×{kk} product runs the straight-line small kernel with \
+             these extents as constants, the strides read from the tensors' layouts at each call (no plan to keep)."
+        ),
+        None if crate::kernel::dyn_plan::gemm_direct(k).is_some() => format!(
+            " When M, N and K are at most {}, the product runs the small kernel over run-time extents at once (no \
+             plan); larger ones are planned at run time by the same planner as a static item, the plan kept per \
+             thread and made again only when a layout changes.",
+            crate::kernel::dyn_plan::TILE_MAX
+        ),
+        None => {
+            " Planned at run time from the tensors' layout values by the same planner as a static item, and run by \
+                 the same kernels; the plan is kept per thread and made again only when a layout changes."
+                .to_string()
+        }
+    };
+    [layouts, shared_doc, inline_doc, planned]
+}
+
+/// An operand as the documentation names it: the item, or the pattern written inline.
+fn shown(o: &crate::kernel::dynamic::DynOperand) -> String {
+    match &o.inline {
+        Some(i) => i.pattern.clone(),
+        None => o.name.to_string(),
+    }
 }
