@@ -73,8 +73,8 @@ pub struct Inline {
 pub struct DynKernel {
     pub kind: DynKind,
     pub operands: Vec<DynOperand>,
-    /// Each symbol shared by two operands: the symbol and the two operands' positions (every
-    /// pair of operands that have it).
+    /// Each symbol shared by two operands: the symbol and the two operands' positions (each
+    /// later operand paired with the first that has it, and with every inline one).
     pub shared: Vec<(String, usize, usize)>,
     /// Whether the operands have a batch mode (a GEMM of rank 3).
     pub batched: bool,
@@ -222,13 +222,16 @@ pub fn evaluate(
             cx.error(expr.error_whole(message));
         }
     }
-    // Every pair: an inline operand may not tell a symbol's value (a stride of an extent-1
-    // leaf), so agreement is not transitive through it.
+    // Each later operand with the first that has the symbol, and every pair with an inline
+    // operand: one may not tell a symbol's value (a stride of an extent-1 leaf), so agreement
+    // is not transitive through it.
     let mut shared = Vec::new();
     for (j, op) in out.iter().enumerate() {
         for s in &op.symbols {
+            let first = out[..j].iter().position(|o| o.symbols.contains(s));
             for (i, o) in out[..j].iter().enumerate() {
-                if o.symbols.contains(s) {
+                let inline = o.inline.is_some() || op.inline.is_some();
+                if o.symbols.contains(s) && (Some(i) == first || inline) {
                     shared.push((s.clone(), i, j));
                 }
             }

@@ -136,9 +136,10 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
     };
     let generic = TokenStream::new();
     let [layouts, shared_doc, inline_doc, planned] = describe(k);
+    let inline_doc: Vec<String> = Some(inline_doc).filter(|d| !d.is_empty()).into_iter().collect();
     let panics = format!(
         " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
-         with two values, {}layouts the plan rejects (sizes that differ, a destination that writes one place twice).",
+         with two values, {}or layouts the plan rejects (sizes that differ, a destination that writes one place twice).",
         if k.operands.iter().any(|o| o.inline.is_some()) {
             "a tensor whose layout is not its inline operand's pattern, "
         } else {
@@ -153,7 +154,7 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
         #[doc = ""]
         #[doc = #layouts]
         #[doc = #shared_doc]
-        #[doc = #inline_doc]
+        #(#[doc = #inline_doc])*
         #[doc = #planned]
         #[doc = ""]
         #[doc = " # Panics"]
@@ -250,6 +251,17 @@ pub fn inline_prelude(k: &DynKernel, params: &[proc_macro2::Ident], kernel: &Lit
             quote!((#role, #item, #v))
         };
         let (x, y) = (side(*i), side(*j));
+        if k.operands[*i].inline.is_none() && k.operands[*j].inline.is_none() {
+            // Both named: each has the value.
+            let named = |n: usize| {
+                let o = &k.operands[n];
+                let (role, item, v) = (Literal::string(o.role), label(o), &params[n]);
+                let getter = format_ident!("{}", s.to_lowercase());
+                quote!((#role, #item, #v.layout().#getter()))
+            };
+            let (x, y) = (named(*i), named(*j));
+            return quote!(#p::same_symbol(#kernel, #symbol, #x, #y)?;);
+        }
         quote!(#p::same_bound(#kernel, #symbol, #x, #y)?;)
     });
     let mut views = Vec::new();
