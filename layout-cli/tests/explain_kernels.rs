@@ -2,7 +2,7 @@
 //! the reason the kernel is rejected.
 
 use layout_cli::{explain, explain_for_caches};
-use layout_plan::gemm_blocking::ZEN3_CACHES;
+use layout_plan::gemm_blocking::AVX2_REFERENCE_CACHES;
 
 #[test]
 fn copy_plan_of_a_transpose() {
@@ -47,9 +47,9 @@ fn gemm_plan_of_a_convolution() {
 #[test]
 fn gemm_plan_of_a_large_problem_shows_the_blocking() {
     // The AVX2 blocks follow the caches CPUID reports: the snapshot fixes the AVX2 reference
-    // caches (`ZEN3_CACHES`).
+    // caches (`AVX2_REFERENCE_CACHES`).
     let gemm = "gemm(f32, (1024,1024):(1,1024), (1024,1024):(1024,1), (1024,1024):(1,1024))";
-    let text = explain_for_caches(gemm, Some(ZEN3_CACHES)).unwrap();
+    let text = explain_for_caches(gemm, Some(AVX2_REFERENCE_CACHES)).unwrap();
     insta::assert_snapshot!(text);
     // Without cache sizes, the constant blocks (the same numbers: they are derived from those
     // caches).

@@ -7,13 +7,13 @@
 //!
 //! The constant blocks of each level are derived from a reference cache configuration
 //! ([`GemmBlocking::design_caches`]): those of the AVX-512 levels from
-//! [`SAPPHIRE_RAPIDS_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable levels
-//! from [`ZEN3_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B micro-panel
-//! `KC×NR` stays in L1 while the A micro-panels stream through it, the A block `MC×KC` stays
-//! in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the AVX2
+//! [`AVX512_REFERENCE_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable
+//! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B
+//! micro-panel `KC×NR` stays in L1 while the A micro-panels stream through it, the A block
+//! `MC×KC` stays in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the AVX2
 //! blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf `0x8000_001D` or
 //! 4, read once) with [`GemmBlocking::for_caches`]; the constants are its result for
-//! [`ZEN3_CACHES`] and the fallback when CPUID says nothing.
+//! [`AVX2_REFERENCE_CACHES`] and the fallback when CPUID says nothing.
 
 use std::fmt;
 
@@ -123,11 +123,11 @@ pub struct CacheSizes {
 /// The reference cache configuration the constant AVX2 and portable blocks are derived from
 /// (32 KiB L1d, 512 KiB L2, 32 MiB L3): [`GemmBlocking::for_caches`] of it is the AVX2
 /// constant.
-pub const ZEN3_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l2: 512 << 10, l3: 32 << 20 };
+pub const AVX2_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l2: 512 << 10, l3: 32 << 20 };
 
 /// The reference cache configuration the constant AVX-512 blocks are derived from (48 KiB
 /// L1d, 2 MiB L2, 105 MiB L3).
-pub const SAPPHIRE_RAPIDS_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 105 << 20 };
+pub const AVX512_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 105 << 20 };
 
 impl fmt::Display for CacheSizes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -240,7 +240,8 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
 };
 
 /// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers); the blocks of
-/// [`ZEN3_CACHES`] (B micro-panel 12 KiB of 32 KiB L1d, A block 256 KiB of 512 KiB L2).
+/// [`AVX2_REFERENCE_CACHES`] (B micro-panel 12 KiB of 32 KiB L1d, A block 256 KiB of
+/// 512 KiB L2).
 pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     level: Level::Avx2,
     elem: GemmElem::F32,
@@ -257,8 +258,8 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     direct_nr: 6,
 };
 
-/// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of [`ZEN3_CACHES`]
-/// (B micro-panel 12 KiB, A block 256 KiB).
+/// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of
+/// [`AVX2_REFERENCE_CACHES`] (B micro-panel 12 KiB, A block 256 KiB).
 pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     level: Level::Avx2,
     elem: GemmElem::F64,
@@ -382,8 +383,8 @@ impl GemmBlocking {
     /// so that the A block takes [`AVX2_MC_L2_64THS`]/64 of L2 (a multiple of `MR`, at most
     /// 4096); `NC` stays the constant's (the B block is left to L3, whose size a VM may report
     /// oddly). Other levels are returned as they are (the AVX-512 kernels' B panels have the
-    /// column stride `KC` built in). For [`ZEN3_CACHES`] the result is the constant. Defined
-    /// for every input (tiny caches give the smallest blocks).
+    /// column stride `KC` built in). For [`AVX2_REFERENCE_CACHES`] the result is the
+    /// constant. Defined for every input (tiny caches give the smallest blocks).
     pub const fn for_caches(&self, caches: CacheSizes) -> GemmBlocking {
         if !matches!(self.level, Level::Avx2) {
             return *self;
@@ -394,12 +395,12 @@ impl GemmBlocking {
         GemmBlocking { kc, mc, ..*self }
     }
 
-    /// The caches the constant blocks of this level are for: [`SAPPHIRE_RAPIDS_CACHES`] for
-    /// AVX-512, [`ZEN3_CACHES`] otherwise.
+    /// The caches the constant blocks of this level are for: [`AVX512_REFERENCE_CACHES`] for
+    /// AVX-512, [`AVX2_REFERENCE_CACHES`] otherwise.
     pub const fn design_caches(&self) -> CacheSizes {
         match self.level {
-            Level::Avx512 => SAPPHIRE_RAPIDS_CACHES,
-            _ => ZEN3_CACHES,
+            Level::Avx512 => AVX512_REFERENCE_CACHES,
+            _ => AVX2_REFERENCE_CACHES,
         }
     }
 
@@ -573,7 +574,7 @@ mod tests {
     /// Some caches around the real ones, from tiny to absurd (the computation must stay
     /// well formed), with the design caches of every level among them.
     fn cache_sizes() -> Vec<CacheSizes> {
-        let mut out = vec![ZEN3_CACHES, SAPPHIRE_RAPIDS_CACHES];
+        let mut out = vec![AVX2_REFERENCE_CACHES, AVX512_REFERENCE_CACHES];
         for l1d in [1, 1 << 10, 16 << 10, 32 << 10, 48 << 10, 64 << 10, 1 << 20] {
             for l2 in [1, 64 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20] {
                 out.push(CacheSizes { l1d, l2, l3: 32 << 20 });

@@ -2,7 +2,7 @@
 //! through implements (static items, dynamic items, [`RuntimeLayout`](crate::RuntimeLayout)),
 //! and the `unsafe` promise tensors rely on instead of checking every access.
 
-use crate::{Layout, Offset, StaticLayout};
+use crate::{IntTuple, Layout, Offset, StaticLayout};
 
 /// A layout as a value: what static layouts (unit structs, every method a constant
 /// function of the type), dynamic layouts (structs of run-time integers built by `new`) and
@@ -71,6 +71,13 @@ pub trait LayoutFn: Copy {
     fn is_injective(&self) -> bool;
     /// The layout-core layout.
     fn to_layout(&self) -> Layout;
+    /// The shape, CuTe's `shape(L)`: that of [`to_layout`](LayoutFn::to_layout), except that
+    /// a [`RuntimeLayout`](crate::RuntimeLayout) gives its extents as they are (an extent 0
+    /// of an empty layout included, saturated at `i64::MAX`; `()` at rank 0, one extent as an
+    /// integer).
+    fn shape(&self) -> IntTuple {
+        self.to_layout().shape().clone()
+    }
 }
 
 /// A [`LayoutFn`] whose offsets are where it says they are: tensors rely on it instead of

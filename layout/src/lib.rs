@@ -136,7 +136,7 @@ pub use plan::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_wit
 mod tensor;
 #[allow(deprecated)]
 pub use tensor::{DynTensor, DynTensorError, DynTensorMut};
-pub use tensor::{Iter, IterMut, SubLayout, SubTensorError, Tensor, TensorError, TensorMut, Tiling};
+pub use tensor::{FoldedTensor, Iter, IterMut, SubLayout, SubTensorError, Tensor, TensorError, TensorMut, Tiling};
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -422,6 +422,7 @@ pub mod __private {
     pub use crate::copy::InlineLayout;
     pub use crate::dyn_layout::support as dynamic;
     pub use crate::gemm::epilogue::{gemm_views_with, small_gemm_with};
+    pub use crate::gemm::parts::{MicroKernel, Packer, micro_kernels_f32, micro_kernels_f64, packers};
     pub use crate::gemm::small_dyn::{Strides, small_gemm_dyn, small_gemm_strided};
     pub use crate::gemm::{At, Batched};
     pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};

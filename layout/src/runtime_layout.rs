@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::layout_fn::modes_injective;
-use crate::{Layout, LayoutFn, TrustedLayout};
+use crate::{IntTuple, Layout, LayoutFn, TrustedLayout};
 
 /// The largest number of flat modes a [`RuntimeLayout`] holds by default.
 pub const RUNTIME_MAX_MODES: usize = 8;
@@ -193,6 +193,14 @@ impl<const R: usize> LayoutFn for RuntimeLayout<R> {
     fn to_layout(&self) -> Layout {
         let modes: Vec<(i64, i64)> = self.modes().map(|(e, d)| (e as i64, d as i64)).collect();
         Layout::from_flat(&modes).unwrap_or_else(|_| Layout::scalar(1, 0).expect("`1:0` is a layout"))
+    }
+    fn shape(&self) -> IntTuple {
+        // An extent past i64 (only in an empty layout, on a mode of stride 0) saturates.
+        let int = |e: usize| IntTuple::Int(i64::try_from(e).unwrap_or(i64::MAX));
+        match self.rank {
+            1 => int(self.extents[0]),
+            r => IntTuple::tuple(self.extents[..r].iter().map(|&e| int(e))),
+        }
     }
 }
 

@@ -31,7 +31,9 @@ use std::ops::{Index, IndexMut};
 use crate::{EdgeTiles, LayoutFn, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
 
 mod elementwise;
+mod folded;
 mod sub;
+pub use folded::FoldedTensor;
 pub use sub::{SubTensorError, Tiling};
 
 /// Why a slice cannot be viewed through a layout: the numbers of the failed check.

@@ -136,10 +136,11 @@ pub(crate) trait TileFn<T>: Sync {
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords);
 }
 
-/// The epilogue `e` of batch `l`, as a [`TileFn`].
+/// The epilogue `e` of batch `l`, as a [`TileFn`] compiled at `level` (read once per call).
 struct Tile<'e, E> {
     e: &'e E,
     l: usize,
+    level: Level,
 }
 
 /// One column of a tile along M (`ALONG_M`: element `i` is `(m + i, n)`) or along N
@@ -152,9 +153,6 @@ fn column<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(col: &mut [T], e: &E
         *x = if ALONG_M { e.apply(*x, m + i, n, l) } else { e.apply(*x, m, n + i, l) };
     }
 }
-
-/// A [`column`] function.
-type Column<T, E> = unsafe fn(&mut [T], &E, usize, usize, usize);
 
 /// [`column`] compiled for the AVX-512 level.
 ///
@@ -193,7 +191,7 @@ unsafe fn column_avx2<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
 /// [`column`] at the baseline.
 ///
 /// # Safety
-/// None (an `unsafe fn` to share the [`Column`] type).
+/// None (an `unsafe fn` as the others).
 #[inline(never)]
 unsafe fn column_portable<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
     col: &mut [T],
@@ -206,13 +204,16 @@ unsafe fn column_portable<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
 }
 
 /// `C(i, j) = f(C(i, j), m, n)` over the tile: the common maps (C's columns along M or along
-/// N with unit weight) column by column through the level's [`column`], others element by
-/// element.
+/// N with unit weight, chosen once per tile) column by column through `along_m` or `along_n`
+/// (the level's [`column`], called directly), others element by element.
 ///
 /// # Safety
-/// As [`TileFn::tile`].
+/// As [`TileFn::tile`], and the columns' functions are safe to call on the tile's columns.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn body<T: Copy, E: GemmEpilogue<T>>(
+    along_m: impl Fn(&mut [T], &E, usize, usize, usize),
+    along_n: impl Fn(&mut [T], &E, usize, usize, usize),
     e: &E,
     l: usize,
     c: *mut T,
@@ -222,53 +223,42 @@ unsafe fn body<T: Copy, E: GemmEpilogue<T>>(
     nr: usize,
     at: Coords,
 ) {
-    let (along_m, along_n): (Column<T, E>, Column<T, E>) = match level() {
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx512 => (column_avx512::<T, E, true>, column_avx512::<T, E, false>),
-        #[cfg(target_arch = "x86_64")]
-        Level::Avx2 => (column_avx2::<T, E, true>, column_avx2::<T, E, false>),
-        _ => (column_portable::<T, E, true>, column_portable::<T, E, false>),
-    };
     let Coords { m0, mi, mj, n0, ni, nj } = at;
-    for j in 0..nr {
-        let j_ = j as isize;
-        // SAFETY: column `j < nr` of the tile (the caller's bound).
-        let col = unsafe { c.offset(j_ * cs) };
-        let (m, n) = ((m0 + j_ * mj) as usize, (n0 + j_ * nj) as usize);
-        let fast = if rs != 1 {
-            None
-        } else if mi == 1 && ni == 0 {
-            Some(along_m)
-        } else if ni == 1 && mi == 0 {
-            Some(along_n)
-        } else {
-            None
-        };
-        if let Some(run) = fast {
-            // SAFETY: a column of a tile with unit row stride is `mr` contiguous elements,
-            // accessed by nothing else (the caller's bound); `level()` never exceeds what the
-            // CPU supports.
-            unsafe { run(core::slice::from_raw_parts_mut(col, mr), e, m, n, l) };
-            continue;
+    if rs == 1 && mi == 1 && ni == 0 {
+        for j in 0..nr as isize {
+            // SAFETY: column `j < nr` of a tile with unit row stride: `mr` contiguous elements
+            // accessed by nothing else (the caller's bound).
+            let col = unsafe { core::slice::from_raw_parts_mut(c.offset(j * cs), mr) };
+            along_m(col, e, (m0 + j * mj) as usize, (n0 + j * nj) as usize, l);
         }
-        for i in 0..mr as isize {
-            let (m, n) = ((m0 + i * mi + j_ * mj) as usize, (n0 + i * ni + j_ * nj) as usize);
-            // SAFETY: element `(i, j)` of the tile.
-            unsafe {
-                let p = col.offset(i * rs);
-                *p = e.apply(*p, m, n, l);
+    } else if rs == 1 && ni == 1 && mi == 0 {
+        for j in 0..nr as isize {
+            // SAFETY: as above.
+            let col = unsafe { core::slice::from_raw_parts_mut(c.offset(j * cs), mr) };
+            along_n(col, e, (m0 + j * mj) as usize, (n0 + j * nj) as usize, l);
+        }
+    } else {
+        for j in 0..nr as isize {
+            for i in 0..mr as isize {
+                let (m, n) = ((m0 + i * mi + j * mj) as usize, (n0 + i * ni + j * nj) as usize);
+                // SAFETY: element `(i, j)` of the tile (the caller's bound).
+                unsafe {
+                    let p = c.offset(i * rs + j * cs);
+                    *p = e.apply(*p, m, n, l);
+                }
             }
         }
     }
 }
 
-/// [`body`] (the level's columns).
+/// [`body`] with the columns of `level`: direct calls.
 ///
 /// # Safety
-/// As [`body`].
+/// As [`TileFn::tile`], and `level` is at most what the CPU supports (a value of [`level()`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
+    level: Level,
     e: &E,
     l: usize,
     c: *mut T,
@@ -278,14 +268,55 @@ unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
     nr: usize,
     at: Coords,
 ) {
-    // SAFETY: the caller's.
-    unsafe { body(e, l, c, rs, cs, mr, nr, at) }
+    // SAFETY: the caller's bounds; the level's features are the CPU's.
+    unsafe {
+        match level {
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => body(
+                |c: &mut [T], e: &E, m, n, l| column_avx512::<T, E, true>(c, e, m, n, l),
+                |c: &mut [T], e: &E, m, n, l| column_avx512::<T, E, false>(c, e, m, n, l),
+                e,
+                l,
+                c,
+                rs,
+                cs,
+                mr,
+                nr,
+                at,
+            ),
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => body(
+                |c: &mut [T], e: &E, m, n, l| column_avx2::<T, E, true>(c, e, m, n, l),
+                |c: &mut [T], e: &E, m, n, l| column_avx2::<T, E, false>(c, e, m, n, l),
+                e,
+                l,
+                c,
+                rs,
+                cs,
+                mr,
+                nr,
+                at,
+            ),
+            _ => body(
+                |c: &mut [T], e: &E, m, n, l| column_portable::<T, E, true>(c, e, m, n, l),
+                |c: &mut [T], e: &E, m, n, l| column_portable::<T, E, false>(c, e, m, n, l),
+                e,
+                l,
+                c,
+                rs,
+                cs,
+                mr,
+                nr,
+                at,
+            ),
+        }
+    }
 }
 
 impl<T: Copy, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords) {
-        // SAFETY: the caller's.
-        unsafe { dispatch(self.e, self.l, c, rs, cs, mr, nr, at) }
+        // SAFETY: the caller's; `self.level` is a value of `level()`.
+        unsafe { dispatch(self.level, self.e, self.l, c, rs, cs, mr, nr, at) }
     }
 }
 
@@ -339,7 +370,7 @@ impl<T> Epi<T> {
 /// engine's problem (`None` when `e` is).
 pub(crate) fn with<T: Copy, E: GemmEpilogue<T>, R>(e: Option<(&E, At)>, run: impl FnOnce(Option<Epi<T>>) -> R) -> R {
     let Some((e, at)) = e else { return run(None) };
-    let tile = Tile { e, l: at.l };
+    let tile = Tile { e, l: at.l, level: level() };
     let f: *const (dyn TileFn<T> + '_) = &tile;
     // SAFETY: only the lifetime bound of the trait object changes (the same fat pointer);
     // `Epi`'s bound is that the pointer is used only during the engine call, which ends
@@ -368,7 +399,7 @@ pub(crate) unsafe fn static_tile<
     at: At,
 ) {
     // SAFETY: the caller's.
-    unsafe { dispatch(e, at.l, c, CRS, CCS, M, N, Coords::new(at)) }
+    unsafe { dispatch(level(), e, at.l, c, CRS, CCS, M, N, Coords::new(at)) }
 }
 
 /// Applies `e` of batch `at.l` to the `m × n` C at `c` (`C(i, j)` at `c + i·rs + j·cs`,
@@ -386,7 +417,7 @@ pub(crate) unsafe fn whole<T: GemmScalar, E: GemmEpilogue<T>>(
     n: usize,
 ) {
     // SAFETY: the caller's.
-    unsafe { dispatch(e, at.l, c, rs, cs, m, n, Coords::new(at)) }
+    unsafe { dispatch(level(), e, at.l, c, rs, cs, m, n, Coords::new(at)) }
 }
 
 impl<T: GemmScalar> Problem<T> {

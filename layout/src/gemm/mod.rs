@@ -33,8 +33,8 @@
 //!   (f64) register transposes (no masked stores for B's 6-wide rows: they are microcoded on
 //!   AMD), the portable level copies or transposes in scalar blocks. The AVX2 cache blocks
 //!   come from the caches CPUID reports (`GemmBlocking::for_caches`, read once), the
-//!   constants (the blocks of the reference caches `ZEN3_CACHES`: 32 KiB L1d, 512 KiB L2)
-//!   when it reports none. The loop nest is not a closure, so it inlines into each level's
+//!   constants (the blocks of the reference caches `AVX2_REFERENCE_CACHES`: 32 KiB L1d,
+//!   512 KiB L2) when it reports none. The loop nest is not a closure, so it inlines into each level's
 //!   `#[target_feature]` entry with the packers' intrinsics. Edge panels are zero-padded;
 //!   edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
@@ -65,10 +65,9 @@
 
 mod driver;
 pub(crate) mod epilogue;
+pub(crate) mod parts;
 mod portable;
 pub(crate) mod small_dyn;
-#[doc(hidden)]
-pub mod timing;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

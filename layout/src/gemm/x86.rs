@@ -384,8 +384,8 @@ unsafe fn mstore4x64(p: *mut f64, m: __m256i, v: __m256d) {
 
 mod pack_avx2;
 use pack_avx2::{pack_avx2_f32, pack_avx2_f64};
-/// The micro-kernels and packers timed alone (after `micro!`, which it uses).
-pub(super) mod timing;
+/// The micro-kernels and packers alone, for the bench crate (after `micro!`, which it uses).
+pub(super) mod parts;
 
 // The full tiles, and narrower ones over the same packed B panel for the last columns, so
 // that an edge of 4 columns does not run 12. `/ (BJ, BS)`: the strides of the packed B panel

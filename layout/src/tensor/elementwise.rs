@@ -15,7 +15,7 @@
 //! t.fill(1.0);
 //! t.map_inplace(|x| *x *= 2.0);
 //! assert_eq!(t.as_tensor().sum(), 24.0);
-//! // Row sums: fold mode 1 (the columns) away; one value per row.
+//! // Row sums: fold mode 1 (the columns) away; one value per row, a tensor of shape (M).
 //! let rows = t.as_tensor().fold_mode(1, 0.0, |acc, &x| acc + x);
 //! assert_eq!(rows, [8.0, 8.0, 8.0]);
 //! assert_eq!(data[3], 0.0); // the padding is untouched
@@ -24,14 +24,23 @@
 use core::iter::Sum;
 use core::ops::Add;
 
-use super::{Tensor, TensorMut};
+use super::{FoldedTensor, Tensor, TensorMut};
 use crate::kernels::{Element, Sealed};
-use crate::{LayoutFn, Offset, TrustedLayout};
+use crate::{IntTuple, Offset, TrustedLayout};
 
-/// The extents of the top-level modes of `l` (from its layout-core value).
-fn mode_sizes<L: LayoutFn>(l: &L) -> Vec<usize> {
-    let v = l.to_layout();
-    (0..v.rank()).map(|i| v.mode(i).map_or(1, |m| usize::try_from(m.size()).unwrap_or(0))).collect()
+/// The sizes of the top-level modes of a shape (0 for a mode with an extent 0; saturated).
+fn mode_sizes(shape: &IntTuple) -> Vec<usize> {
+    let size = |m: &IntTuple| {
+        let leaves = m.leaves();
+        if leaves.contains(&0) {
+            return 0;
+        }
+        leaves.iter().try_fold(1usize, |a, &e| a.checked_mul(usize::try_from(e).ok()?)).unwrap_or(usize::MAX)
+    };
+    match shape {
+        IntTuple::Tuple(t) => t.iter().map(size).collect(),
+        IntTuple::Int(_) => vec![size(shape)],
+    }
 }
 
 impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
@@ -63,24 +72,45 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         }
     }
 
-    /// Folds mode `mode` away: the result holds, for each coordinate of the other top-level
-    /// modes (in colexicographic order, the first of them fastest), the fold in index order of
-    /// the elements along `mode`, starting from `init`. Row sums of a matrix fold mode 1, column
-    /// maxima mode 0. Where the first mode has stride 1 and is not the one folded, whole
-    /// columns update the results at once.
+    /// Folds mode `mode` away: the [`FoldedTensor`] of the other top-level modes holding, for
+    /// each of their coordinates, the fold in index order of the elements along `mode`,
+    /// starting from `init` (ndarray's `fold_axis`). Row sums of a matrix fold mode 1, column
+    /// maxima mode 0; folding the only mode of a rank-1 tensor gives a rank-0 result of one
+    /// element, and a mode of extent 0 gives `init` everywhere. An element several indices
+    /// share (a stride-0 mode) counts once per index. Where the first mode has stride 1 and
+    /// is not the one folded, whole columns update the results at once.
+    ///
+    /// ```
+    /// use cute_layout::{Tensor, layout};
+    ///
+    /// layout! { pub Mat = (2,3):(3,1); }   // row-major
+    /// let data = [1.0f32, 5.0, 2.0, 7.0, 3.0, 4.0];
+    /// let t = Tensor::new(&data, Mat).unwrap();
+    /// assert_eq!(t.fold_mode(1, 0.0, |a, &x| a + x), [8.0, 14.0]);          // row sums
+    /// assert_eq!(t.fold_mode(0, f32::MIN, |a, &x| a.max(x)), [7.0, 5.0, 4.0]); // column maxima
+    /// ```
     ///
     /// # Panics
-    /// When `mode` is not below the rank.
-    pub fn fold_mode<B: Clone, F: FnMut(B, &'a T) -> B>(&self, mode: usize, init: B, mut f: F) -> Vec<B> {
-        let sizes = mode_sizes(self.layout());
+    /// When `mode` is not below the rank, or when the tensor is empty (a mode of extent 0 is
+    /// folded) and the other modes have more than `isize::MAX` coordinates together (the
+    /// result could not be allocated).
+    pub fn fold_mode<B: Clone, F: FnMut(B, &'a T) -> B>(&self, mode: usize, init: B, mut f: F) -> FoldedTensor<B> {
+        let shape = self.layout().shape();
+        let sizes = mode_sizes(&shape);
         assert!(mode < sizes.len(), "fold_mode: mode {mode} of a rank-{} tensor", sizes.len());
-        let pre: usize = sizes[..mode].iter().product();
+        let product = |s: &[usize]| s.iter().try_fold(1usize, |a, &e| a.checked_mul(e));
         let folded = sizes[mode];
+        let (pre, post) = (product(&sizes[..mode]), product(&sizes[mode + 1..]));
+        let rest = pre.zip(post).and_then(|(a, b)| a.checked_mul(b)).filter(|&r| isize::try_from(r).is_ok());
+        let (Some(rest), Some(pre), Some(post)) = (rest, pre, post) else {
+            panic!(
+                "fold_mode: the result of folding mode {mode} of the shape {shape} has more than isize::MAX elements"
+            )
+        };
+        let mut out = vec![init.clone(); rest];
         let size = self.size();
-        let rest = size.checked_div(folded).unwrap_or(0);
-        let mut out = vec![init; rest];
         if size == 0 {
-            return out;
+            return FoldedTensor::new(&shape, mode, [pre, folded, post], out, init);
         }
         // Index i = a + pre·(c + folded·b) with a < pre, c < folded goes to out[a + pre·b].
         let (data, base) = (self.as_slice(), self.base());
@@ -115,7 +145,7 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
             }
             i += len;
         });
-        out
+        FoldedTensor::new(&shape, mode, [pre, folded, post], out, init)
     }
 }
 

@@ -1,0 +1,75 @@
+//! The x86_64 side of [`crate::gemm::parts`]: the micro-kernels and packers of the levels
+//! this CPU has, as safe [`MicroKernel`]s and [`Packer`]s.
+
+use super::pack_avx2::pack_avx2_f32;
+use super::*;
+use crate::gemm::parts::{MicroKernel, Packer};
+use crate::kernels::{Level, level};
+
+// Two tile shapes the engine does not use, for comparison with its AVX2 16×6 and 8×6.
+micro!(t_f32_3x4, "avx2,fma", f32, 8, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
+    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
+micro!(t_f64_3x4, "avx2,fma", f64, 4, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
+    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+
+/// See [`crate::gemm::parts::micro_kernels_f32`].
+pub(in crate::gemm) fn micro_kernels_f32() -> Vec<MicroKernel<f32>> {
+    let l = level();
+    let mut out = Vec::new();
+    // Each kernel is listed only at a level whose features the CPU has (`level()` never
+    // exceeds what it detected); its tile and B strides are those of its `micro!`
+    // invocation (AVX-512 `/ (384, 1)`, AVX2 `/ (1, 6)`, the comparison shape `/ (1, 4)`),
+    // within `MicroKernel::lens`.
+    if l == Level::Avx512 {
+        out.push(MicroKernel { name: "avx512 f32 32x12", mr: 32, nr: 12, f: micro_avx512_f32 });
+    }
+    if l >= Level::Avx2 {
+        out.push(MicroKernel { name: "avx2 f32 16x6", mr: 16, nr: 6, f: micro_avx2_f32 });
+        out.push(MicroKernel { name: "avx2 f32 24x4", mr: 24, nr: 4, f: t_f32_3x4 });
+    }
+    out
+}
+
+/// See [`crate::gemm::parts::micro_kernels_f64`].
+pub(in crate::gemm) fn micro_kernels_f64() -> Vec<MicroKernel<f64>> {
+    let l = level();
+    let mut out = Vec::new();
+    // As in `micro_kernels_f32` (AVX-512 B strides `/ (256, 1)`).
+    if l == Level::Avx512 {
+        out.push(MicroKernel { name: "avx512 f64 16x12", mr: 16, nr: 12, f: micro_avx512_f64 });
+    }
+    if l >= Level::Avx2 {
+        out.push(MicroKernel { name: "avx2 f64 8x6", mr: 8, nr: 6, f: micro_avx2_f64 });
+        out.push(MicroKernel { name: "avx2 f64 12x4", mr: 12, nr: 4, f: t_f64_3x4 });
+    }
+    out
+}
+
+/// The AVX2 packer, compiled with its features.
+///
+/// # Safety
+/// As [`pack`] with `s_p = 1`; the CPU has AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn simd(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
+    // SAFETY: the caller's.
+    unsafe { pack_avx2_f32(w, d, s, s_i, 1, len, kc) }
+}
+
+/// The generic packer, compiled with the same features.
+///
+/// # Safety
+/// As [`pack`] with `s_p = 1`; the CPU has AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn generic(w: usize, d: *mut f32, s: *const f32, s_i: isize, len: usize, kc: usize) {
+    // SAFETY: the caller's.
+    unsafe { pack(w, d, s, s_i, 1, len, kc) }
+}
+
+/// See [`crate::gemm::parts::packers`].
+pub(in crate::gemm) fn packers() -> Vec<Packer> {
+    // Listed only when the CPU has AVX2 and FMA (the level never exceeds what it detected).
+    if level() < Level::Avx2 {
+        return Vec::new();
+    }
+    vec![Packer { name: "avx2", f: simd }, Packer { name: "generic", f: generic }]
+}
