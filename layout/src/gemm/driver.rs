@@ -414,12 +414,12 @@ thread_local! {
 /// own). Not a closure: the blocked loop nest runs in the caller's body, which inlines into
 /// each level's `#[target_feature]` entry (a closure would not inherit the features, and the
 /// packers' intrinsics would become calls).
-struct Scratch(Buf);
+pub struct Scratch(pub Buf);
 
 impl Scratch {
     /// At least `bytes` bytes of 64-byte aligned scratch memory.
     #[inline(always)]
-    fn take(bytes: usize) -> Self {
+    pub fn take(bytes: usize) -> Self {
         let mut buf = PACK.with(|cell| cell.replace(Buf::new()));
         buf.reserve(bytes);
         Scratch(buf)

@@ -6,6 +6,9 @@
 //! (A) or column (B) of the grid. A task packs the A panels of a block of its rows that no
 //! other task has claimed, waits for the rest, then walks its B panels starting at a panel
 //! that depends on its row of the grid (so the tasks of one column pack different panels).
+//! When no other task reads a task's B panels (one row of tasks) and A is one block
+//! (`m ≤ MC`), each task packs its B panels one at a time into its own scratch instead, right
+//! before their micro-kernels, as the one-thread engine does.
 //! Rounds are separate fork-joins (nothing is overwritten while read; no barrier inside a
 //! round): the buffer holds [`GEMM_PAR_ROUND_BYTES`] (at least one step over all of m and n).
 //!
@@ -15,7 +18,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, Problem};
+use super::driver::{ALIGN, Buf, Kernel, Problem, Scratch};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -43,6 +46,10 @@ pub struct Shared<T> {
     pub direct_a: bool,
     /// Full B micro-panels are read in place (the plan's `reads_b_in_place`).
     pub direct_b: bool,
+    /// Each task packs its B micro-panels itself, one at a time into its own scratch, right
+    /// before their micro-kernels (read from L1): when no other task reads them (`tm = 1`)
+    /// and each is used by one A block per step (the plan's `packs_b_per_panel(m)`).
+    pub b_private: bool,
     /// A micro-panels per step (`⌈m / MR⌉`) and the elements of each (`MR·kc`).
     a_panels: usize,
     a_slot: usize,
@@ -75,7 +82,9 @@ impl<T: GemmScalar> Shared<T> {
         let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
         let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
         let e = core::mem::size_of::<T>();
-        let (a_step, b_step) = ((a_panels * a_slot).next_multiple_of(ALIGN), b_panels * b_slot);
+        let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
+        let (a_step, b_step) =
+            ((a_panels * a_slot).next_multiple_of(ALIGN), if b_private { 0 } else { b_panels * b_slot });
         // Steps per round: as many as fit the round's bytes, at least one, at most all.
         let steps = (GEMM_PAR_ROUND_BYTES / ((a_step + b_step) * e).max(1)).clamp(1, p.k.div_ceil(kc));
         let mut buf = POOL.try_lock().map(|mut b| core::mem::replace(&mut *b, Buf::new())).unwrap_or(Buf::new());
@@ -89,6 +98,7 @@ impl<T: GemmScalar> Shared<T> {
             steps: 0,
             direct_a,
             direct_b,
+            b_private,
             a_panels,
             a_slot,
             b_panels,
@@ -203,6 +213,9 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
     }
     let (rows, cols) = (g.grid.row_share.min(p.m - i0), g.grid.col_share.min(p.n - j0));
     let GemmBlocks { mc: mc_max, nc: nc_max, .. } = g.plan.blocks(rows, cols, p.k);
+    // One B panel of this task's own (`b_private`).
+    let own = if g.b_private { Some(Scratch::take(g.b_slot * core::mem::size_of::<T>())) } else { None };
+    let own_b = own.as_ref().map_or(core::ptr::null_mut(), |s| s.0.ptr.cast::<T>());
     let mut jc = 0;
     while jc < cols {
         let nc = nc_max.min(cols - jc);
@@ -247,6 +260,11 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                     let b = unsafe { p.b.offset(pc as isize * p.b_rs + j as isize * p.b_cs) };
                     let bp = if in_place {
                         b
+                    } else if g.b_private {
+                        // SAFETY: `own_b` holds `b_slot ≥ b_panel(kc)` elements of this task's
+                        // scratch; B's block is in bounds.
+                        unsafe { K::pack_b(own_b, b, p.b_cs, p.b_rs, nrr, kc) };
+                        own_b.cast_const()
                     } else {
                         // `j` is a multiple of NR (`j0`, `jc`, `jr` are).
                         let (q, flag) = (j / nr, g.b_flag(s, j / nr));
@@ -298,4 +316,5 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
         }
         jc += nc;
     }
+    drop(own);
 }
