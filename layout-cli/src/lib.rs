@@ -291,10 +291,7 @@ fn explain_kernel(text: &str, caches: Option<layout_plan::CacheSizes>) -> Option
         Ok(KernelPlan::Gemm(elem, plan)) => layout_plan::gemm_schedule_for(&plan, elem, caches)
             .map(|schedule| format!("{plan}\n{schedule}"))
             .map_err(|e| rejected(e.to_string())),
-        Ok(KernelPlan::Dynamic) => Err(format!(
-            "`{text}` is over layouts with symbols: its plan is made at run time from the tensors' layouts; \
-             explain it with numbers in place of the symbols"
-        )),
+        Ok(KernelPlan::Dynamic(text)) => Ok(text),
         Err(e) => Err(e),
     })
 }

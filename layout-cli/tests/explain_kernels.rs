@@ -78,3 +78,18 @@ fn gemm_plan_of_a_large_problem_shows_the_blocking() {
     let text = explain("gemm(f32, (8,8):(1,8), (8,8):(8,1), (8,8):(1,8))").unwrap();
     assert!(text.contains("static, the straight-line kernel"), "{text}");
 }
+
+#[test]
+fn kernels_over_symbols_written_inline_say_what_expansion_decides() {
+    let text = explain("copy((M,N):(1,M), (M,N):(N,1))").unwrap();
+    assert!(text.contains("the source written inline, `(M,N):(1,M)`"), "{text}");
+    assert!(text.contains("The symbols `M`, `N` are shared"), "{text}");
+    assert!(text.contains("runs the transpose body"), "{text}");
+    let text = explain("gemm(f32, (M,K):(1,LDA), (N,K):(LDB,1), (M,N):(1,M))").unwrap();
+    assert!(text.contains("small kernel over run-time extents"), "{text}");
+    let code = layout_cli::expand("copy((M,N):(1,M), (M,N):(N,1))", "t").unwrap();
+    assert!(code.contains("pub fn try_t<") && code.contains("TrustedLayout"), "{code}");
+    // A symbol no tensor tells is an error asking for an item.
+    let err = explain("copy((W/2,2):(2,1), (M,N):(N,1))").unwrap_err();
+    assert!(err.contains("the symbol `W` of the inline source"), "{err}");
+}

@@ -60,7 +60,8 @@ fn a_rejected_kernel_call_gives_the_macros_message() {
         "gemm(f32, (8,4):(1,8), (6,5):(5,1), (8,6):(1,8))", // K differs
         "gemm(f16, (8,4):(1,8), (6,4):(4,1), (8,6):(1,8))", // no such element type
         "copy(8:1)",
-        "copy((M,N):(1,M), (M,N):(1,LD))", // over symbols: the operands must be named items
+        "copy((W/2,2):(2,1), (M,N):(1,LD))", // over symbols: `W` cannot be read from a tensor
+        "copy((M,N):(1,M), (M,N):(1,LD), overlapping)", // `overlapping` over symbols
     ] {
         let want = macro_error(text);
         assert!(!want.is_empty(), "{text}");

@@ -116,7 +116,9 @@ pub fn evaluate_expression(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Plan> {
 pub fn evaluate_kernel(expr: &ExprTokens, cx: &mut Ctxt) -> Option<Kernel> {
     let env = Env::new();
     let denv = DynEnv::new();
-    let (failed, later) = (HashSet::new(), HashMap::new());
+    // The item itself, under a name no expression can write: an invocation of items, whose
+    // operands may have symbols.
+    let (failed, later) = (HashSet::new(), HashMap::from([(" ".to_string(), 0)]));
     let scope = Scope { env: &env, denv: &denv, failed: &failed, later: &later, here: 0 };
     kernel::evaluate(expr, &scope, cx)
 }

@@ -149,8 +149,9 @@ pub enum KernelPlan {
     Copy(Option<layout_plan::CopyPlan>),
     /// A GEMM: the element type and the plan.
     Gemm(layout_plan::GemmElem, layout_plan::GemmPlan),
-    /// A kernel over layouts with symbols, planned at run time from the tensors' layouts.
-    Dynamic,
+    /// A kernel over layouts with symbols, planned at run time from the tensors' layouts: what
+    /// the item's documentation says of its operands and of what the static parts decide.
+    Dynamic(String),
 }
 
 /// The plan of a kernel call (`copy(SRC, DST[, overlapping])`, `gemm(T, A, B, C)`), parsed and
@@ -166,7 +167,14 @@ pub fn plan_kernel_call(text: &str) -> Result<KernelPlan, String> {
             };
             KernelPlan::Gemm(elem, g.plan)
         }
-        Kernel::Dynamic(_) => KernelPlan::Dynamic,
+        Kernel::Dynamic(d) => KernelPlan::Dynamic(
+            kernel::expand_dynamic::describe(&d)
+                .iter()
+                .map(|l| l.trim())
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
     })
 }
 

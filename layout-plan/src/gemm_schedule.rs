@@ -12,6 +12,7 @@ use crate::gemm_blocking::{
     BPanelOrder, CacheSizes, GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem,
     Packer, gemm_blocking, gemm_direct, gemm_transposes,
 };
+use crate::gemm_grid::GEMM_PAR_EDGE;
 use crate::level::Level;
 use layout_core::Layout;
 use layout_core::Result;
@@ -294,9 +295,11 @@ impl fmt::Display for GemmSchedule {
                 if self.parallel {
                     writeln!(
                         f,
-                        "threads: m·n·k >= 2^21: the larger of m and n is split over rayon's pool in shares of \
-                         multiples of {GEMM_PAR_GRAIN_M} rows or {GEMM_PAR_GRAIN_N} columns, each blocked as below on its share (the blocks shown are \
-                         one thread's)"
+                        "threads: m·n·k >= 2^21: C is cut into a grid of tm x tn tasks over rayon's pool (gemm_grid: \
+                         for T threads, the tm x (T/tm) grid whose largest task has the least R·C + {GEMM_PAR_EDGE}·(R + C), \
+                         R rows in multiples of {GEMM_PAR_GRAIN_M}, C columns in multiples of {GEMM_PAR_GRAIN_N}); in rounds of steps of k, \
+                         each A and B micro-panel is packed once, by the first task that needs it, and shared by the \
+                         tasks of its row (A) or column (B) of the grid; each task blocked as below on its block of C"
                     )?;
                 } else {
                     writeln!(f, "threads: one (m·n·k < 2^21)")?;

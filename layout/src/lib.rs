@@ -428,6 +428,7 @@ pub mod __private {
     pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
     pub use crate::plan::copy_tile::{copy_runs, copy_tile, copy_transpose};
     pub use crate::plan::gemm_with::gemm_cached_with;
+    pub use crate::plan::inline::{Found, Site, bind, found, matched, same_bound, view, view_mut};
     pub use crate::plan::tile::{gemm_small, gemm_tile};
     pub use crate::small_gemm::small_gemm;
     pub use crate::{DynamicError, EdgeTiles, GeneratedLayout, LayoutFn, StaticLayout, SubLayout, TrustedLayout};

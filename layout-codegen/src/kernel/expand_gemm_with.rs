@@ -134,7 +134,14 @@ pub fn epilogue_arg(plan: &GemmPlan, loops: &[(Ident, GemmLeaf, bool)]) -> Token
 
 /// `NAME_with` and `try_NAME_with` of a GEMM item over layouts with symbols: `checks` are the
 /// shared-symbol checks of `try_NAME`; the run-time plan is kept per thread as `NAME`'s.
-pub fn dyn_with_fns(target: &Target, k: &DynKernel, scalar: Scalar, checks: &[TokenStream]) -> TokenStream {
+pub fn dyn_with_fns(
+    target: &Target,
+    k: &DynKernel,
+    scalar: Scalar,
+    checks: &[TokenStream],
+    types: &[TokenStream],
+    generics: &[TokenStream],
+) -> TokenStream {
     let facade = crate::expand::facade();
     let p = private();
     let Target { attrs, vis, name } = target;
@@ -149,9 +156,10 @@ pub fn dyn_with_fns(target: &Target, k: &DynKernel, scalar: Scalar, checks: &[To
     let (a, b, c, f) = (local("a"), local("b"), local("c"), local("f"));
     let (alpha, beta, cache) = (local("alpha"), local("beta"), local("PLAN"));
     let bound = closure_bound(&t, k.batched);
+    let (ta, tb, tc) = (&types[0], &types[1], &types[2]);
     let args = quote! {
-        <F: #bound>(#alpha: #t, #a: &#facade::Tensor<'_, #t, #la>, #b: &#facade::Tensor<'_, #t, #lb>, #beta: #t,
-         #c: &mut #facade::TensorMut<'_, #t, #lc>, #f: F)
+        <F: #bound #(, #generics)*>(#alpha: #t, #a: &#facade::Tensor<'_, #t, #ta>, #b: &#facade::Tensor<'_, #t, #tb>, #beta: #t,
+         #c: &mut #facade::TensorMut<'_, #t, #tc>, #f: F)
     };
     let e = if k.batched { quote!(&#p::Batched(#f)) } else { quote!(&#f) };
     let doc = contract(name, k.batched);

@@ -78,7 +78,8 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
         }
         "copy" if args.len() == 3 && dynamic(&args[..2]) => {
             let message = "`overlapping` is for copies of static layouts; a copy over layouts with symbols needs a \
-                           destination that writes each place once";
+                           destination that writes each place once: drop `overlapping`, or copy static tiles, \
+                           `pub fn NAME = copy(TILE, BCAST, overlapping);` over static layouts";
             cx.error(expr.error_at(args[2].span.start, args[2].span.end, message));
             None
         }

@@ -355,19 +355,24 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
 }
 
 /// A 64-byte aligned, growable, uninitialized byte buffer.
-struct Buf {
-    ptr: *mut u8,
-    bytes: usize,
+pub struct Buf {
+    pub ptr: *mut u8,
+    pub bytes: usize,
 }
 
-const ALIGN: usize = 64;
+// SAFETY: the buffer owns its allocation (freed once, by its owner).
+unsafe impl Send for Buf {}
+
+/// The alignment of a [`Buf`] in bytes.
+pub const ALIGN: usize = 64;
 
 impl Buf {
-    const fn new() -> Self {
+    pub const fn new() -> Self {
         Buf { ptr: core::ptr::null_mut(), bytes: 0 }
     }
 
-    fn reserve(&mut self, bytes: usize) {
+    /// Grows the buffer to at least `bytes` bytes (its contents are not kept).
+    pub fn reserve(&mut self, bytes: usize) {
         if bytes <= self.bytes {
             return;
         }
@@ -409,12 +414,12 @@ thread_local! {
 /// own). Not a closure: the blocked loop nest runs in the caller's body, which inlines into
 /// each level's `#[target_feature]` entry (a closure would not inherit the features, and the
 /// packers' intrinsics would become calls).
-struct Scratch(Buf);
+pub struct Scratch(pub Buf);
 
 impl Scratch {
     /// At least `bytes` bytes of 64-byte aligned scratch memory.
     #[inline(always)]
-    fn take(bytes: usize) -> Self {
+    pub fn take(bytes: usize) -> Self {
         let mut buf = PACK.with(|cell| cell.replace(Buf::new()));
         buf.reserve(bytes);
         Scratch(buf)

@@ -40,8 +40,11 @@
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
 //!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4.
-//! - With the `rayon` feature and `m·n·k ≥ 2²¹`, the larger of m and n is split across the
-//!   pool's threads, each running the blocked algorithm on its share with its own buffers.
+//! - With the `rayon` feature and `m·n·k ≥ 2²¹`, C is cut into a grid of `tm × tn` tasks
+//!   over the pool's threads, chosen from m, n and the thread count
+//!   (`layout_plan::gemm_grid`); each task runs the blocked loops on its block of C, and
+//!   every A and B micro-panel is packed once per step of k, by the first task that needs
+//!   it, into a buffer the tasks share (flags per panel; `grid.rs`).
 //!
 //! `β = 0` never reads C (so NaN or uninitialized-but-allocated values in C do not leak), and
 //! `α = 0` or `k = 0` never reads A or B.
@@ -65,6 +68,8 @@
 
 mod driver;
 pub(crate) mod epilogue;
+#[cfg(feature = "rayon")]
+mod grid;
 pub(crate) mod parts;
 mod portable;
 pub(crate) mod small_dyn;
@@ -88,6 +93,20 @@ mod sealed {
         /// except that C's offsets need not be distinct (this thread writes them in turn).
         unsafe fn run(p: &super::Problem<Self>, small: bool)
         where
+            Self: Sized;
+
+        /// Runs task `t` of the current round of a parallel GEMM at `level`.
+        ///
+        /// # Safety
+        /// [`grid::task`](super::grid::task)'s contract with the kernel of `level`, which
+        /// the CPU supports.
+        #[cfg(feature = "rayon")]
+        unsafe fn run_task(
+            level: crate::kernels::Level,
+            p: &super::Problem<Self>,
+            g: &super::grid::Shared<Self>,
+            t: usize,
+        ) where
             Self: Sized;
     }
 }
@@ -627,45 +646,64 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
 
 #[cfg(feature = "rayon")]
 mod par {
+    use super::grid::{Shared, task_count};
     use super::{GemmScalar, Problem};
+    use layout_plan::gemm_blocking::{GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, gemm_blocking};
+    use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
+    use layout_plan::{GemmElem, gemm_grid};
     use rayon::prelude::*;
 
-    /// Below this many multiply-adds one thread does the work (the plan's).
-    const PAR_MIN: usize = layout_plan::gemm_blocking::GEMM_PAR_MIN;
-    /// Shares of m and of n are multiples of these (of every kernel's MR, NR; the plan's).
-    const GRAIN_M: usize = layout_plan::gemm_blocking::GEMM_PAR_GRAIN_M;
-    const GRAIN_N: usize = layout_plan::gemm_blocking::GEMM_PAR_GRAIN_N;
-
-    /// Splits the larger of m and n across rayon's threads and runs the shares; `false` when
-    /// the problem is too small or there is one thread.
+    /// Runs `p` on rayon's pool over the plan's grid of tasks ([`gemm_grid`] of m, n and the
+    /// pool's threads; see [`grid`](super::grid)); `false` when the problem is too small
+    /// (`m·n·k < GEMM_PAR_MIN`) or the grid has one task. A problem whose one step of k over
+    /// all of m and n would pack more than four rounds' bytes is cut in two halves along
+    /// the larger of m and n, run one after the other.
     pub(super) fn run<T: GemmScalar>(p: &Problem<T>) -> bool {
         let threads = rayon::current_num_threads();
-        if threads < 2 || p.m.saturating_mul(p.n).saturating_mul(p.k) < PAR_MIN {
+        if threads < 2 || p.m.saturating_mul(p.n).saturating_mul(p.k) < GEMM_PAR_MIN {
             return false;
         }
-        let split_n = p.n >= p.m;
-        let (dim, grain) = if split_n { (p.n, GRAIN_N) } else { (p.m, GRAIN_M) };
-        let parts = threads.min(dim.div_ceil(grain));
-        if parts < 2 {
+        let level = crate::kernels::level();
+        let elem = if core::mem::size_of::<T>() == 4 { GemmElem::F32 } else { GemmElem::F64 };
+        let plan = gemm_blocking(level, elem).on_this_machine();
+        let kc = plan.blocks(p.m, p.n, p.k).kc;
+        let step = (p.m.saturating_add(p.n)).saturating_mul(kc).saturating_mul(core::mem::size_of::<T>());
+        if step > 4 * GEMM_PAR_ROUND_BYTES && (p.m > 2 * GEMM_PAR_GRAIN_M || p.n > 2 * GEMM_PAR_GRAIN_N) {
+            let halves = if p.n >= p.m {
+                let h = (p.n / 2).next_multiple_of(GEMM_PAR_GRAIN_N);
+                [p.columns(0, h), p.columns(h, p.n - h)]
+            } else {
+                let h = (p.m / 2).next_multiple_of(GEMM_PAR_GRAIN_M);
+                [p.rows(0, h), p.rows(h, p.m - h)]
+            };
+            for half in &halves {
+                if !run(half) {
+                    // SAFETY: a half is a sub-problem of the caller's (rows or columns of C).
+                    unsafe { T::run(half, false) }
+                }
+            }
+            return true;
+        }
+        let grid = gemm_grid(p.m, p.n, threads);
+        if grid.tasks() < 2 {
             return false;
         }
-        let share = dim.div_ceil(parts).div_ceil(grain) * grain;
-        let parts = dim.div_ceil(share);
-        (0..parts).into_par_iter().for_each(|t| {
-            let start = t * share;
-            let len = share.min(dim - start);
-            let sub = if split_n { p.columns(start, len) } else { p.rows(start, len) };
-            // SAFETY: the share is a sub-problem of the caller's (its C a disjoint block of
-            // columns or rows of C), so the caller's bounds hold for it; shares write disjoint
-            // elements of C.
-            unsafe { T::run(&sub, false) }
-        });
+        let mut g = Shared::new(p, grid, plan);
+        while g.round(p.k) {
+            let g = &g;
+            (0..task_count(g)).into_par_iter().for_each(|t| {
+                // SAFETY: `p` is normalized with `k ≥ 1` and C's offsets distinct (the
+                // caller's); `g` was made for `p` at `level` (read once, supported by the
+                // CPU) and its round begun; each task index runs once.
+                unsafe { T::run_task(level, p, g, t) }
+            });
+        }
         true
     }
 }
 
 macro_rules! scalar_dispatch {
-    ($t:ty, $portable:ident, $avx2:ident, $avx512:ident) => {
+    ($t:ty, $portable:ident, $avx2:ident, $avx512:ident, $portable_task:ident, $avx2_task:ident, $avx512_task:ident) => {
         impl sealed::Sealed for $t {
             // SAFETY contract: `gemm`'s (every offset of A, B and C in the problem is in bounds).
             unsafe fn run(p: &Problem<$t>, small: bool) {
@@ -681,9 +719,25 @@ macro_rules! scalar_dispatch {
                     _ => unsafe { portable::$portable(p, small) },
                 }
             }
+
+            // SAFETY contract: `grid::task`'s.
+            #[cfg(feature = "rayon")]
+            unsafe fn run_task(level: crate::kernels::Level, p: &Problem<$t>, g: &grid::Shared<$t>, t: usize) {
+                use crate::kernels::Level;
+                match level {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: the caller's (`level` supported by the CPU).
+                    Level::Avx512 => unsafe { x86::$avx512_task(p, g, t) },
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: as above.
+                    Level::Avx2 => unsafe { x86::$avx2_task(p, g, t) },
+                    // SAFETY: the caller's.
+                    _ => unsafe { portable::$portable_task(p, g, t) },
+                }
+            }
         }
     };
 }
 
-scalar_dispatch!(f32, f32_portable, f32_avx2, f32_avx512);
-scalar_dispatch!(f64, f64_portable, f64_avx2, f64_avx512);
+scalar_dispatch!(f32, f32_portable, f32_avx2, f32_avx512, f32_portable_task, f32_avx2_task, f32_avx512_task);
+scalar_dispatch!(f64, f64_portable, f64_avx2, f64_avx512, f64_portable_task, f64_avx2_task, f64_avx512_task);

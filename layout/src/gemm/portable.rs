@@ -67,6 +67,22 @@ pub(super) unsafe fn f64_portable(p: &Problem<f64>, direct: bool) {
     unsafe { if direct { small::<f64, Unfused>(p) } else { blocked::<f64, F64Tile>(p) } }
 }
 
+/// # Safety
+/// [`task`](super::grid::task)'s contract with the portable kernel.
+#[cfg(feature = "rayon")]
+pub(super) unsafe fn f32_portable_task(p: &Problem<f32>, g: &super::grid::Shared<f32>, t: usize) {
+    // SAFETY: forwarded from the caller.
+    unsafe { super::grid::task::<f32, F32Tile>(p, g, t) }
+}
+
+/// # Safety
+/// [`task`](super::grid::task)'s contract with the portable kernel.
+#[cfg(feature = "rayon")]
+pub(super) unsafe fn f64_portable_task(p: &Problem<f64>, g: &super::grid::Shared<f64>, t: usize) {
+    // SAFETY: forwarded from the caller.
+    unsafe { super::grid::task::<f64, F64Tile>(p, g, t) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

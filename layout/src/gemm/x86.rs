@@ -770,12 +770,24 @@ macro_rules! entry {
             unsafe { if small { direct::<$t, $k>(p) } else { blocked::<$t, $k>(p) } }
         }
     };
+    ($name:ident, $task:ident, $feat:expr, $t:ty, $k:ty) => {
+        entry!($name, $feat, $t, $k);
+
+        /// # Safety
+        /// [`task`](super::grid::task)'s contract with this level's kernel.
+        #[cfg(feature = "rayon")]
+        #[target_feature(enable = $feat)]
+        pub(super) unsafe fn $task(p: &Problem<$t>, g: &super::grid::Shared<$t>, t: usize) {
+            // SAFETY: forwarded from the caller.
+            unsafe { super::grid::task::<$t, $k>(p, g, t) }
+        }
+    };
 }
 
-entry!(f32_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512F32);
-entry!(f64_avx512, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512F64);
-entry!(f32_avx2, "avx2,fma", f32, Avx2F32);
-entry!(f64_avx2, "avx2,fma", f64, Avx2F64);
+entry!(f32_avx512, f32_avx512_task, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512F32);
+entry!(f64_avx512, f64_avx512_task, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512F64);
+entry!(f32_avx2, f32_avx2_task, "avx2,fma", f32, Avx2F32);
+entry!(f64_avx2, f64_avx2_task, "avx2,fma", f64, Avx2F64);
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@ mod copy_plan;
 pub(crate) mod copy_tile;
 mod gemm_plan;
 pub(crate) mod gemm_with;
+pub(crate) mod inline;
 mod small;
 pub(crate) mod tile;
 
@@ -78,6 +79,22 @@ pub enum PlanError {
         first: (&'static str, &'static str, usize),
         /// The second operand.
         second: (&'static str, &'static str, usize),
+    },
+    /// The tensor passed for an operand written inline with symbols in a kernel item
+    /// (`copy((M,N):(1,M), RowMajor)`) has a layout that is not the pattern for any values of
+    /// its symbols (the symbols are read from the tensor's leaves).
+    #[error("{kernel}: the {operand} is written `{pattern}`, but the tensor's layout is `{found}`: {why}")]
+    Pattern {
+        /// The kernel item.
+        kernel: &'static str,
+        /// Which operand: `source`, `destination`, `A`, `B` or `C`.
+        operand: &'static str,
+        /// The operand as written in the item.
+        pattern: &'static str,
+        /// The tensor's layout.
+        found: String,
+        /// What differs.
+        why: String,
     },
     /// A number of the plan does not fit the machine's integers (a layout-core value beyond
     /// `isize`).

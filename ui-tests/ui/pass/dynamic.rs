@@ -1,5 +1,6 @@
-// Dynamic layouts: symbols, facts, items over earlier dynamic items.
-use cute_layout::{LayoutFn, layout};
+// Dynamic layouts: symbols, facts, items over earlier dynamic items, kernel items with
+// operands written inline over symbols.
+use cute_layout::{LayoutFn, RuntimeLayout, Tensor, TensorMut, layout};
 
 layout! {
     pub Mat = (M,N):(1,LD);
@@ -8,6 +9,8 @@ layout! {
     pub Rows = composition((M,N):(1,LD), 8:1) where M >= 8;
     pub Packed = ((8,M),N):((1,8),LDA);
     pub Scaled = (M/4, 4*N):(4, LD);
+    pub fn to_mat = copy((M,N):(N,1), Mat);
+    pub fn mm = gemm(f64, ((2,M),K):((1,2),LDA), (N,K):(1,N), (2*M,N):(1,2*M));
 }
 
 fn main() {
@@ -20,4 +23,16 @@ fn main() {
     let s = Scaled::new(8, 2, 20).unwrap();
     assert_eq!(LayoutFn::size(&s), 16);
     assert!(Scaled::new(6, 2, 20).is_err());
+    let src: Vec<f32> = (0..6).map(|x| x as f32).collect();
+    let mut dst = vec![0f32; 8];
+    let rows = RuntimeLayout::<2>::new(&[(2, 3), (3, 1)]).unwrap();
+    to_mat(&Tensor::new(&src, rows).unwrap(), &mut TensorMut::new(&mut dst, Mat::new(2, 3, 2).unwrap()).unwrap());
+    assert_eq!(dst[..6], [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    let (a, b) = ([1f64; 8], [1f64; 6]);
+    let mut c = [0f64; 12];
+    let ta = Tensor::new(&a, RuntimeLayout::<3>::new(&[(2, 1), (2, 2), (2, 4)]).unwrap()).unwrap();
+    let tb = Tensor::new(&b, RuntimeLayout::<2>::new(&[(3, 1), (2, 3)]).unwrap()).unwrap();
+    let tc = RuntimeLayout::<2>::new(&[(4, 1), (3, 4)]).unwrap();
+    mm(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, tc).unwrap());
+    assert_eq!(c, [2.0; 12]);
 }

@@ -24,6 +24,9 @@ layout! {
     pub B = (N,K):(LDB,1) where LDB >= K;
     pub C = (M,N):(1,LDC) where LDC >= M;
     pub fn sgemm = gemm(f32, A, B, C);
+    /// Operands written inline over symbols: hidden items inside the functions.
+    pub fn from_inline = copy((M,N):(1,M), Dst);
+    pub fn gemm_inline = gemm(f64, (M,K):(1,M), (N,K):(K,1), (M,N):(1,M));
 }
 
 fn main() {
@@ -61,4 +64,14 @@ fn main() {
     let (ta, tb) = (Tensor::new(&a, A::new(64, 8, 64).unwrap()).unwrap(), Tensor::new(&b, B::new(64, 8, 8).unwrap()).unwrap());
     sgemm(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, C::new(64, 64, 64).unwrap()).unwrap());
     assert!(c.iter().all(|&x| x == 8.0));
+
+    let s = Tensor::new(&src, Src::new(64, 64, 64).unwrap()).unwrap();
+    from_inline(&s, &mut TensorMut::new(&mut dst, Dst::new(64, 64, 64).unwrap()).unwrap());
+    assert_eq!(dst[1], 64.0);
+    let (a, b) = (vec![1f64; 6], vec![1f64; 6]);
+    let mut c = vec![0f64; 4];
+    let ta = Tensor::new(&a, A::new(2, 3, 2).unwrap()).unwrap();
+    let tb = Tensor::new(&b, B::new(2, 3, 3).unwrap()).unwrap();
+    gemm_inline(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, C::new(2, 2, 2).unwrap()).unwrap());
+    assert_eq!(c, [3.0; 4]);
 }

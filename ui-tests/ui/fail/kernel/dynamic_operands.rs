@@ -1,12 +1,12 @@
-//! Kernel items over layouts with symbols: an operand written inline with symbols (the
-//! function takes tensors, which need a named layout type), `overlapping`, operands of
-//! different ranks, and a tensor over another layout passed to the item.
+//! Kernel items over layouts with symbols: an inline operand whose symbol is only inside a
+//! computed extent (a call cannot read it from the tensor's layout), `overlapping`, operands
+//! of different ranks, and a tensor over another layout passed to the item.
 use cute_layout::{Tensor, TensorMut, layout};
 
 layout! {
     pub ColMajor = (M,N):(1,LDS) where LDS >= M;
     pub RowMajor = (M,N):(LDD,1) where LDD >= N;
-    pub fn inline = copy((M,N):(1,M), RowMajor);
+    pub fn inline = copy((W/2,2):(2,1), RowMajor);
     pub fn overlap = copy(ColMajor, RowMajor, overlapping);
     pub V = (K):(1);
     pub fn ranks = gemm(f32, ColMajor, V, RowMajor);

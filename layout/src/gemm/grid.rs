@@ -1,0 +1,320 @@
+//! The parallel GEMM: C cut into the plan's grid of tasks ([`layout_plan::gemm_grid`]: task
+//! `(r, c)` computes rows `r·row_share..` and columns `c·col_share..` of C), run on rayon's
+//! pool in rounds of steps of k. In a round every micro-panel of A and of B the round's steps
+//! need is packed once, into one buffer shared by all tasks, by the first task that needs it
+//! (a flag per panel: empty, being packed, ready), and read by every other task of its row
+//! (A) or column (B) of the grid. A task packs the A panels of a block of its rows that no
+//! other task has claimed, waits for the rest, then walks its B panels starting at a panel
+//! that depends on its row of the grid (so the tasks of one column pack different panels).
+//! When no other task reads a task's B panels (one row of tasks) and A is one block
+//! (`m ≤ MC`), each task packs its B panels one at a time into its own scratch instead, right
+//! before their micro-kernels, as the one-thread engine does.
+//! Rounds are separate fork-joins (nothing is overwritten while read; no barrier inside a
+//! round): the buffer holds [`GEMM_PAR_ROUND_BYTES`] (at least one step over all of m and n).
+//!
+//! A task waits only for a panel another task has claimed, and a claimer packs it at once
+//! (no user code, no rayon call between the claim and the ready flag), so every wait ends.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::GemmScalar;
+use super::driver::{ALIGN, Buf, Kernel, Problem, Scratch};
+use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
+use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
+
+const EMPTY: u8 = 0;
+const PACKING: u8 = 1;
+const READY: u8 = 2;
+
+/// The packing buffer of parallel GEMMs, kept between calls (taken by one call at a time; a
+/// concurrent call allocates its own).
+static POOL: std::sync::Mutex<Buf> = std::sync::Mutex::new(Buf::new());
+
+/// The shared state of one parallel GEMM: its grid, blocking and packed panels.
+pub struct Shared<T> {
+    /// The tasks over C.
+    pub grid: GemmGrid,
+    /// The level's blocking on this machine (the caches CPUID reports).
+    pub plan: GemmBlocking,
+    /// The depth of a step of k (the last step of the problem may be shallower).
+    pub kc: usize,
+    /// The first step of the current round: `pc = (first + s)·kc` for its steps `s`.
+    first: usize,
+    /// The steps of the current round.
+    steps: usize,
+    /// Full A micro-panels are read in place (the plan's `reads_a_in_place`).
+    pub direct_a: bool,
+    /// Full B micro-panels are read in place (the plan's `reads_b_in_place`).
+    pub direct_b: bool,
+    /// Each task packs its B micro-panels itself, one at a time into its own scratch, right
+    /// before their micro-kernels (read from L1): when no other task reads them (`tm = 1`)
+    /// and each is used by one A block per step (the plan's `packs_b_per_panel(m)`).
+    pub b_private: bool,
+    /// A micro-panels per step (`⌈m / MR⌉`) and the elements of each (`MR·kc`).
+    a_panels: usize,
+    a_slot: usize,
+    /// B micro-panels per step (`⌈n / NR⌉`) and the elements of each (`b_panel(kc)`).
+    b_panels: usize,
+    b_slot: usize,
+    /// The round's packed panels: A panel `(s, q)` at `(s·a_panels + q)·a_slot`, B panel
+    /// `(s, q)` at `b_at + (s·b_panels + q)·b_slot`.
+    buf: Buf,
+    b_at: usize,
+    /// A panel `(s, q)`'s state at `s·a_panels + q`, B panel `(s, q)`'s at
+    /// `steps·a_panels + s·b_panels + q`.
+    flags: Vec<AtomicU8>,
+    _elem: core::marker::PhantomData<T>,
+}
+
+// SAFETY: the buffer is written only by the task that claimed a panel, before the panel's
+// ready flag is stored (release), and read only after the flag is seen (acquire).
+unsafe impl<T: Send> Send for Shared<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Shared<T> {}
+
+impl<T: GemmScalar> Shared<T> {
+    /// The state of a parallel GEMM of `p` on `grid` with the level blocking `plan` (its
+    /// first round not begun: call [`round`](Self::round)).
+    pub fn new(p: &Problem<T>, grid: GemmGrid, plan: GemmBlocking) -> Self {
+        let kc = plan.blocks(p.m, p.n, p.k).kc;
+        let (a_panels, b_panels) = (p.m.div_ceil(plan.mr), p.n.div_ceil(plan.nr));
+        let (a_slot, b_slot) = (plan.mr * kc, plan.b_panel_stride(kc));
+        let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
+        let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
+        let e = core::mem::size_of::<T>();
+        let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
+        let (a_step, b_step) =
+            ((a_panels * a_slot).next_multiple_of(ALIGN), if b_private { 0 } else { b_panels * b_slot });
+        // Steps per round: as many as fit the round's bytes, at least one, at most all.
+        let steps = (GEMM_PAR_ROUND_BYTES / ((a_step + b_step) * e).max(1)).clamp(1, p.k.div_ceil(kc));
+        let mut buf = POOL.try_lock().map(|mut b| core::mem::replace(&mut *b, Buf::new())).unwrap_or(Buf::new());
+        buf.reserve((steps * (a_step + b_step) * e).max(1));
+        let flags = (0..steps * (a_panels + b_panels)).map(|_| AtomicU8::new(EMPTY)).collect();
+        Shared {
+            grid,
+            plan,
+            kc,
+            first: 0,
+            steps: 0,
+            direct_a,
+            direct_b,
+            b_private,
+            a_panels,
+            a_slot,
+            b_panels,
+            b_slot,
+            buf,
+            b_at: steps * a_step,
+            flags,
+            _elem: core::marker::PhantomData,
+        }
+    }
+
+    /// Begins the next round of steps of k of a problem of depth `k`: `false` when every
+    /// step is done. Between rounds no task runs (the caller joins them), so the panels of
+    /// the last round may be overwritten.
+    pub fn round(&mut self, k: usize) -> bool {
+        let total = k.div_ceil(self.kc);
+        let capacity = self.flags.len() / (self.a_panels + self.b_panels);
+        self.first += self.steps;
+        if self.first >= total {
+            return false;
+        }
+        self.steps = capacity.min(total - self.first);
+        for f in &mut self.flags {
+            *f.get_mut() = EMPTY;
+        }
+        true
+    }
+
+    /// The packed A panel `(s, q)`: `a_slot` elements of the buffer.
+    #[inline(always)]
+    fn a_panel(&self, s: usize, q: usize) -> *mut T {
+        // SAFETY: `s < steps`, `q < a_panels`: inside the A part of the buffer.
+        unsafe { self.buf.ptr.cast::<T>().add((s * self.a_panels + q) * self.a_slot) }
+    }
+
+    /// The packed B panel `(s, q)`: `b_slot` elements of the buffer.
+    #[inline(always)]
+    fn b_panel(&self, s: usize, q: usize) -> *mut T {
+        // SAFETY: `s < steps`, `q < b_panels`: inside the B part of the buffer.
+        unsafe { self.buf.ptr.cast::<T>().add(self.b_at + (s * self.b_panels + q) * self.b_slot) }
+    }
+
+    fn a_flag(&self, s: usize, q: usize) -> &AtomicU8 {
+        &self.flags[s * self.a_panels + q]
+    }
+
+    fn b_flag(&self, s: usize, q: usize) -> &AtomicU8 {
+        &self.flags[self.steps * self.a_panels + s * self.b_panels + q]
+    }
+}
+
+impl<T> Drop for Shared<T> {
+    fn drop(&mut self) {
+        let buf = core::mem::replace(&mut self.buf, Buf::new());
+        // Keep the larger buffer (a concurrent call may have put one back meanwhile).
+        if let Ok(mut pool) = POOL.try_lock()
+            && pool.bytes < buf.bytes
+        {
+            *pool = buf;
+        }
+    }
+}
+
+/// The tasks of `g`'s grid (task indices `0..task_count`).
+pub fn task_count<T>(g: &Shared<T>) -> usize {
+    g.grid.tasks()
+}
+
+/// Claims a panel for packing: `true` when this task must pack it and then [`publish`] it.
+#[inline(always)]
+fn claim(flag: &AtomicU8) -> bool {
+    flag.load(Ordering::Relaxed) == EMPTY
+        && flag.compare_exchange(EMPTY, PACKING, Ordering::Acquire, Ordering::Relaxed).is_ok()
+}
+
+/// Marks a claimed panel packed.
+#[inline(always)]
+fn publish(flag: &AtomicU8) {
+    flag.store(READY, Ordering::Release);
+}
+
+/// Waits until a panel is packed (by the task that claimed it, which is packing it now).
+#[inline(always)]
+fn wait(flag: &AtomicU8) {
+    let mut spins = 0u32;
+    while flag.load(Ordering::Acquire) != READY {
+        if spins < 256 {
+            core::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Task `t` of the current round of `g` with kernel `K`: its block of C over the round's
+/// steps of k, blocked as [`blocked`](super::driver::blocked) (A blocks of at most `MC` rows,
+/// B blocks of at most `NC` columns), its panels packed or waited for as the module says.
+///
+/// # Safety
+/// [`gemm`](super::gemm)'s bounds for the normalized problem `p` with `k ≥ 1`, C's offsets
+/// distinct; `g` was made for `p` with `K`'s blocking (`K::PLAN` on this machine) and its
+/// round begun; the tasks running at once have distinct `t`; the CPU has `K`'s features.
+#[inline(always)]
+pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t: usize) {
+    let (mr, nr) = (K::MR, K::NR);
+    debug_assert_eq!(g.plan, K::PLAN.on_this_machine());
+    let (r, c) = (t / g.grid.tn, t % g.grid.tn);
+    let (i0, j0) = (r * g.grid.row_share, c * g.grid.col_share);
+    if r >= g.grid.tm || i0 >= p.m || j0 >= p.n {
+        return;
+    }
+    let (rows, cols) = (g.grid.row_share.min(p.m - i0), g.grid.col_share.min(p.n - j0));
+    let GemmBlocks { mc: mc_max, nc: nc_max, .. } = g.plan.blocks(rows, cols, p.k);
+    // One B panel of this task's own (`b_private`).
+    let own = if g.b_private { Some(Scratch::take(g.b_slot * core::mem::size_of::<T>())) } else { None };
+    let own_b = own.as_ref().map_or(core::ptr::null_mut(), |s| s.0.ptr.cast::<T>());
+    let mut jc = 0;
+    while jc < cols {
+        let nc = nc_max.min(cols - jc);
+        let panels = nc.div_ceil(nr);
+        // The first B panel this task walks: the tasks of one column of the grid start apart.
+        let rot = panels * r / g.grid.tm;
+        for s in 0..g.steps {
+            let pc = (g.first + s) * g.kc;
+            let kc = g.kc.min(p.k - pc);
+            let beta = if pc == 0 { p.beta } else { T::ONE };
+            let last = pc + kc == p.k;
+            let mut ic = 0;
+            while ic < rows {
+                let mc = mc_max.min(rows - ic);
+                // The block's A panels (`i0`, `ic` are multiples of MR): pack the unclaimed
+                // ones, then wait for the others. A full panel is read in place when A is.
+                let (q0, q1) = ((i0 + ic) / mr, (i0 + ic + mc).div_ceil(mr));
+                for q in q0..q1 {
+                    let len = mr.min(p.m - q * mr);
+                    if !(g.direct_a && len == mr) && claim(g.a_flag(s, q)) {
+                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
+                        // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, claimed by this
+                        // task (no other writer or reader until published).
+                        unsafe {
+                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                            K::pack(mr, g.a_panel(s, q), a, p.a_rs, p.a_cs, len, kc);
+                        }
+                        publish(g.a_flag(s, q));
+                    }
+                }
+                for q in q0..q1 {
+                    if !(g.direct_a && mr <= p.m - q * mr) {
+                        wait(g.a_flag(s, q));
+                    }
+                }
+                for x in 0..panels {
+                    let jr = (x + rot) % panels * nr;
+                    let nrr = nr.min(nc - jr);
+                    let j = j0 + jc + jr;
+                    let in_place = g.direct_b && K::MICRO_B && nrr == nr;
+                    // SAFETY: rows `pc..pc+kc`, columns `j..j+nrr` of B (in bounds).
+                    let b = unsafe { p.b.offset(pc as isize * p.b_rs + j as isize * p.b_cs) };
+                    let bp = if in_place {
+                        b
+                    } else if g.b_private {
+                        // SAFETY: `own_b` holds `b_slot ≥ b_panel(kc)` elements of this task's
+                        // scratch; B's block is in bounds.
+                        unsafe { K::pack_b(own_b, b, p.b_cs, p.b_rs, nrr, kc) };
+                        own_b.cast_const()
+                    } else {
+                        // `j` is a multiple of NR (`j0`, `jc`, `jr` are).
+                        let (q, flag) = (j / nr, g.b_flag(s, j / nr));
+                        if claim(flag) {
+                            // SAFETY: the panel holds `b_slot = b_panel(g.kc) ≥ b_panel(kc)`
+                            // elements, claimed by this task; B's block is in bounds.
+                            unsafe { K::pack_b(g.b_panel(s, q), b, p.b_cs, p.b_rs, nrr, kc) };
+                            publish(flag);
+                        } else {
+                            wait(flag);
+                        }
+                        g.b_panel(s, q).cast_const()
+                    };
+                    let mut ir = 0;
+                    while ir < mc {
+                        let mrr = mr.min(mc - ir);
+                        let i = i0 + ic + ir;
+                        // SAFETY: A's rows `i..i+mr` in place (a full panel, `direct_a`) or
+                        // its packed panel `i / mr` (ready: waited for above); B's panel
+                        // in place (full, column-major) or packed (ready); the tile's
+                        // `mrr × nrr` elements of C are in bounds and in this task's block
+                        // (no other task writes them); the features are the caller's.
+                        unsafe {
+                            let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
+                            let (ap, a_step) = if g.direct_a && mr <= p.m - i {
+                                (p.a.offset(i as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs as usize)
+                            } else {
+                                (g.a_panel(s, i / mr).cast_const(), mr)
+                            };
+                            if in_place {
+                                K::micro_b(kc, ap, a_step, bp, p.b_cs as usize, cp, p.c_rs, p.c_cs, mrr, p.alpha, beta);
+                            } else {
+                                K::micro(kc, ap, a_step, bp, cp, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                            }
+                        }
+                        ir += mr;
+                    }
+                    if last {
+                        // SAFETY: rows `i0+ic..i0+ic+mc`, columns `j..j+nrr` of C: this
+                        // task's, just written.
+                        unsafe {
+                            let cp = p.c.offset((i0 + ic) as isize * p.c_rs + j as isize * p.c_cs);
+                            p.epilogue(cp, i0 + ic, j, mc, nrr);
+                        }
+                    }
+                }
+                ic += mc;
+            }
+        }
+        jc += nc;
+    }
+    drop(own);
+}
