@@ -104,6 +104,8 @@ struct ReadmeExamples;
 pub mod guide;
 
 mod copy;
+#[cfg(target_arch = "x86_64")]
+mod isa;
 mod small_gemm;
 pub use copy::{CopyDest, CopySource};
 mod dyn_layout;

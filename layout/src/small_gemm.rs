@@ -9,7 +9,7 @@ use crate::kernels::{DstView, Level, SrcView, level};
 
 /// The element types of a GEMM: `f32` and `f64`.
 pub trait SmallScalar:
-    Copy + PartialEq + core::ops::Mul<Output = Self> + core::ops::Add<Output = Self> + x86::Zmm + x86::Ymm
+    Copy + PartialEq + core::ops::Mul<Output = Self> + core::ops::Add<Output = Self> + x86::Element
 {
     const ZERO: Self;
     /// `a·b + c`, fused when `FUSED` (the FMA levels), else a multiply and an add (a fused
@@ -36,13 +36,9 @@ impl SmallScalar for f64 {
 #[cfg(not(target_arch = "x86_64"))]
 pub(crate) mod x86 {
     /// No vector kernel off x86_64.
-    pub trait Zmm {}
-    impl Zmm for f32 {}
-    impl Zmm for f64 {}
-    /// No vector kernel off x86_64.
-    pub trait Ymm {}
-    impl Ymm for f32 {}
-    impl Ymm for f64 {}
+    pub trait Element {}
+    impl Element for f32 {}
+    impl Element for f64 {}
 }
 
 /// `C = alpha·A·B + beta·C` with `A(i,p) = a[a_at + i·ARS + p·ACS]`,
@@ -156,227 +152,8 @@ unsafe fn scale_c<T: SmallScalar, const M: usize, const N: usize, const CRS: isi
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use super::{SmallScalar, body};
-    use core::arch::x86_64::*;
-
-    /// One AVX-512 vector of the element type and the operations of the register-tiled
-    /// kernel (`LANES` elements; `n`-lane masked loads and stores touch only those lanes).
-    pub trait Zmm: Copy {
-        type V: Copy;
-        const LANES: usize;
-        /// # Safety
-        /// AVX-512F.
-        unsafe fn zero() -> Self::V;
-        /// # Safety
-        /// AVX-512F; the first `n` elements at `p` are readable.
-        unsafe fn load(p: *const Self, n: usize) -> Self::V;
-        /// # Safety
-        /// AVX-512F; the first `n` elements at `p` are writable.
-        unsafe fn store(p: *mut Self, n: usize, v: Self::V);
-        /// # Safety
-        /// AVX-512F.
-        unsafe fn splat(x: Self) -> Self::V;
-        /// `a·b + c`.
-        /// # Safety
-        /// AVX-512F.
-        unsafe fn fma(a: Self::V, b: Self::V, c: Self::V) -> Self::V;
-        /// # Safety
-        /// AVX-512F.
-        unsafe fn mul(a: Self::V, b: Self::V) -> Self::V;
-    }
-
-    macro_rules! zmm {
-        ($t:ty, $v:ty, $lanes:literal, $m:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $mul:ident) => {
-            impl Zmm for $t {
-                type V = $v;
-                const LANES: usize = $lanes;
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn zero() -> $v {
-                    $zero()
-                }
-                // SAFETY contract: `p` points at `n` readable elements (masked lanes are not read).
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn load(p: *const $t, n: usize) -> $v {
-                    // SAFETY: the caller's; masked-off lanes are not accessed.
-                    unsafe { $load(((1u32 << n) - 1) as $m, p) }
-                }
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn store(p: *mut $t, n: usize, v: $v) {
-                    // SAFETY: the caller's; masked-off lanes are not accessed.
-                    unsafe { $store(p, ((1u32 << n) - 1) as $m, v) }
-                }
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn splat(x: $t) -> $v {
-                    $set1(x)
-                }
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn fma(a: $v, b: $v, c: $v) -> $v {
-                    $fma(a, b, c)
-                }
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx512f,avx2,fma")]
-                unsafe fn mul(a: $v, b: $v) -> $v {
-                    $mul(a, b)
-                }
-            }
-        };
-    }
-
-    zmm!(
-        f32,
-        __m512,
-        16,
-        __mmask16,
-        _mm512_setzero_ps,
-        _mm512_maskz_loadu_ps,
-        _mm512_mask_storeu_ps,
-        _mm512_set1_ps,
-        _mm512_fmadd_ps,
-        _mm512_mul_ps
-    );
-    zmm!(
-        f64,
-        __m512d,
-        8,
-        __mmask8,
-        _mm512_setzero_pd,
-        _mm512_maskz_loadu_pd,
-        _mm512_mask_storeu_pd,
-        _mm512_set1_pd,
-        _mm512_fmadd_pd,
-        _mm512_mul_pd
-    );
-
-    /// One AVX2 vector of the element type and the operations of the AVX2 register-tiled
-    /// kernel (`LANES` elements). Loads and stores of `n < LANES` lanes are `vmaskmov`s (they
-    /// touch only those lanes); full ones are plain unaligned moves (`vmaskmov` stores are
-    /// slow on AMD cores).
-    pub trait Ymm: Copy {
-        type Y: Copy;
-        const LANES: usize;
-        /// # Safety
-        /// AVX2 and FMA.
-        unsafe fn zero() -> Self::Y;
-        /// # Safety
-        /// AVX2; the first `n ≤ LANES` elements at `p` are readable.
-        unsafe fn load(p: *const Self, n: usize) -> Self::Y;
-        /// # Safety
-        /// AVX2; the first `n ≤ LANES` elements at `p` are writable.
-        unsafe fn store(p: *mut Self, n: usize, v: Self::Y);
-        /// # Safety
-        /// AVX2.
-        unsafe fn splat(x: Self) -> Self::Y;
-        /// `a·b + c`.
-        /// # Safety
-        /// AVX2 and FMA.
-        unsafe fn fma(a: Self::Y, b: Self::Y, c: Self::Y) -> Self::Y;
-        /// # Safety
-        /// AVX2.
-        unsafe fn mul(a: Self::Y, b: Self::Y) -> Self::Y;
-    }
-
-    /// Sign-bit masks for `vmaskmov`: `n` set lanes of `i32` start at index `8 - n`.
-    static YMM_MASK: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
-
-    macro_rules! ymm {
-        ($t:ty, $v:ty, $lanes:literal, $words:literal, $zero:ident, $loadu:ident, $storeu:ident, $mload:ident,
-         $mstore:ident, $set1:ident, $fma:ident, $mul:ident) => {
-            impl Ymm for $t {
-                type Y = $v;
-                const LANES: usize = $lanes;
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn zero() -> $v {
-                    $zero()
-                }
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn load(p: *const $t, n: usize) -> $v {
-                    if n == $lanes {
-                        // SAFETY: the caller's: `LANES` readable elements at `p`.
-                        unsafe { $loadu(p) }
-                    } else {
-                        // SAFETY: `n ≤ LANES`, so the 8 words from `8 - n·WORDS` lie in the
-                        // table; the caller's bounds for the `n` set lanes, masked-off lanes
-                        // are not accessed.
-                        unsafe {
-                            let m = _mm256_loadu_si256(YMM_MASK.as_ptr().add(8 - n * $words).cast());
-                            $mload(p, m)
-                        }
-                    }
-                }
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn store(p: *mut $t, n: usize, v: $v) {
-                    if n == $lanes {
-                        // SAFETY: the caller's: `LANES` writable elements at `p`.
-                        unsafe { $storeu(p, v) }
-                    } else {
-                        // SAFETY: as in `load`.
-                        unsafe {
-                            let m = _mm256_loadu_si256(YMM_MASK.as_ptr().add(8 - n * $words).cast());
-                            $mstore(p, m, v)
-                        }
-                    }
-                }
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn splat(x: $t) -> $v {
-                    $set1(x)
-                }
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn fma(a: $v, b: $v, c: $v) -> $v {
-                    $fma(a, b, c)
-                }
-                // SAFETY contract: none beyond the target features, which the caller's level guarantees.
-                #[inline]
-                #[target_feature(enable = "avx2,fma")]
-                unsafe fn mul(a: $v, b: $v) -> $v {
-                    $mul(a, b)
-                }
-            }
-        };
-    }
-
-    ymm!(
-        f32,
-        __m256,
-        8,
-        1,
-        _mm256_setzero_ps,
-        _mm256_loadu_ps,
-        _mm256_storeu_ps,
-        _mm256_maskload_ps,
-        _mm256_maskstore_ps,
-        _mm256_set1_ps,
-        _mm256_fmadd_ps,
-        _mm256_mul_ps
-    );
-    ymm!(
-        f64,
-        __m256d,
-        4,
-        2,
-        _mm256_setzero_pd,
-        _mm256_loadu_pd,
-        _mm256_storeu_pd,
-        _mm256_maskload_pd,
-        _mm256_maskstore_pd,
-        _mm256_set1_pd,
-        _mm256_fmadd_pd,
-        _mm256_mul_pd
-    );
+    pub use crate::isa::Element;
+    use crate::isa::Isa;
 
     /// Expands `$body` once per listed value, `$v` bound to it as a `usize` constant.
     macro_rules! unroll {
@@ -410,7 +187,7 @@ pub(crate) mod x86 {
         beta: T,
         c: *mut T,
     ) {
-        let l = <T as Zmm>::LANES;
+        let l = <T::Avx512 as Isa<T>>::LANES;
         // Rows per tile: all of M (at most 4 vectors: M ≤ 32).
         let mb = M;
         let nv = mb.div_ceil(l);
@@ -435,7 +212,7 @@ pub(crate) mod x86 {
                 let mut rows = [0usize; 4];
                 unroll!(v in [0 1 2 3] { rows[v] = mi.saturating_sub(v * l).min(l); });
                 // SAFETY: AVX-512F (this function's features).
-                let z = unsafe { <T as Zmm>::zero() };
+                let z = unsafe { <T::Avx512 as Isa<T>>::zero() };
                 let mut acc = [[z; 12]; 4];
                 // SAFETY: the loads read rows `i0..i0 + mi` of column `p` of A (masked) and
                 // `B(p, j0 + j)` for `j < nj`: offsets the caller vouches for.
@@ -443,27 +220,27 @@ pub(crate) mod x86 {
                     for p in 0..K as isize {
                         let ap = a.offset(i0 as isize + p * ACS);
                         let mut av = [z; 4];
-                        unroll!(v in [0 1 2 3] { if rows[v] > 0 { av[v] = <T as Zmm>::load(ap.add(v * l), rows[v]); } });
+                        unroll!(v in [0 1 2 3] { if rows[v] > 0 { av[v] = <T::Avx512 as Isa<T>>::load_n(ap.add(v * l), rows[v]); } });
                         unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                             if j < nj {
-                                let bj = <T as Zmm>::splat(*b.offset(p * BRS + (j0 + j) as isize * BCS));
-                                unroll!(v in [0 1 2 3] { if rows[v] > 0 { acc[v][j] = <T as Zmm>::fma(av[v], bj, acc[v][j]); } });
+                                let bj = <T::Avx512 as Isa<T>>::splat(*b.offset(p * BRS + (j0 + j) as isize * BCS));
+                                unroll!(v in [0 1 2 3] { if rows[v] > 0 { acc[v][j] = <T::Avx512 as Isa<T>>::fma(av[v], bj, acc[v][j]); } });
                             }
                         });
                     }
                 }
                 // SAFETY: rows `i0..i0 + mi` (masked) of columns `j0 + j`, `j < nj`, of C.
                 unsafe {
-                    let va = <T as Zmm>::splat(alpha);
-                    let vb = <T as Zmm>::splat(beta);
+                    let va = <T::Avx512 as Isa<T>>::splat(alpha);
+                    let vb = <T::Avx512 as Isa<T>>::splat(beta);
                     unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                         if j < nj {
                             let cj = c.offset(i0 as isize + (j0 + j) as isize * CCS);
                             unroll!(v in [0 1 2 3] {
                                 if rows[v] > 0 {
-                                    let x = <T as Zmm>::mul(va, acc[v][j]);
-                                    let y = if beta == T::ZERO { x } else { <T as Zmm>::fma(vb, <T as Zmm>::load(cj.add(v * l), rows[v]), x) };
-                                    <T as Zmm>::store(cj.add(v * l), rows[v], y);
+                                    let x = <T::Avx512 as Isa<T>>::mul(va, acc[v][j]);
+                                    let y = if beta == T::ZERO { x } else { <T::Avx512 as Isa<T>>::fma(vb, <T::Avx512 as Isa<T>>::load_n(cj.add(v * l), rows[v]), x) };
+                                    <T::Avx512 as Isa<T>>::store_n(cj.add(v * l), rows[v], y);
                                 }
                             });
                         }
@@ -532,7 +309,7 @@ pub(crate) mod x86 {
         beta: T,
         c: *mut T,
     ) {
-        let l = <T as Ymm>::LANES;
+        let l = <T::Avx2 as Isa<T>>::LANES;
         // Vectors of rows in all, row tiles of at most 2 vectors, balanced.
         let nvec = M.div_ceil(l);
         let rtiles = nvec.div_ceil(2);
@@ -556,7 +333,7 @@ pub(crate) mod x86 {
                         let j0 = jt * N / ctiles;
                         let nj = (jt + 1) * N / ctiles - j0;
                         // SAFETY: AVX2 (this function's features).
-                        let z = unsafe { <T as Ymm>::zero() };
+                        let z = unsafe { <T::Avx2 as Isa<T>>::zero() };
                         let mut acc = [[z; 12]; 2];
                         // SAFETY: the loads read rows `i0..` (`rows[v]` of vector `v`,
                         // masked) of column `p` of A and `B(p, j0 + j)` for `j < nj`: offsets
@@ -565,31 +342,31 @@ pub(crate) mod x86 {
                             for p in 0..K as isize {
                                 let ap = a.offset(i0 as isize + p * ACS);
                                 let mut av = [z; 2];
-                                unroll!(v in [0 1] { if rows[v] > 0 { av[v] = <T as Ymm>::load(ap.add(v * l), rows[v]); } });
+                                unroll!(v in [0 1] { if rows[v] > 0 { av[v] = <T::Avx2 as Isa<T>>::load_n(ap.add(v * l), rows[v]); } });
                                 unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                                     if j < nj {
-                                        let bj = <T as Ymm>::splat(*b.offset(p * BRS + (j0 + j) as isize * BCS));
-                                        unroll!(v in [0 1] { if rows[v] > 0 { acc[v][j] = <T as Ymm>::fma(av[v], bj, acc[v][j]); } });
+                                        let bj = <T::Avx2 as Isa<T>>::splat(*b.offset(p * BRS + (j0 + j) as isize * BCS));
+                                        unroll!(v in [0 1] { if rows[v] > 0 { acc[v][j] = <T::Avx2 as Isa<T>>::fma(av[v], bj, acc[v][j]); } });
                                     }
                                 });
                             }
                         }
                         // SAFETY: rows `i0..` (masked) of columns `j0 + j`, `j < nj`, of C.
                         unsafe {
-                            let va = <T as Ymm>::splat(alpha);
-                            let vb = <T as Ymm>::splat(beta);
+                            let va = <T::Avx2 as Isa<T>>::splat(alpha);
+                            let vb = <T::Avx2 as Isa<T>>::splat(beta);
                             unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                                 if j < nj {
                                     let cj = c.offset(i0 as isize + (j0 + j) as isize * CCS);
                                     unroll!(v in [0 1] {
                                         if rows[v] > 0 {
-                                            let x = <T as Ymm>::mul(va, acc[v][j]);
+                                            let x = <T::Avx2 as Isa<T>>::mul(va, acc[v][j]);
                                             let y = if beta == T::ZERO {
                                                 x
                                             } else {
-                                                <T as Ymm>::fma(vb, <T as Ymm>::load(cj.add(v * l), rows[v]), x)
+                                                <T::Avx2 as Isa<T>>::fma(vb, <T::Avx2 as Isa<T>>::load_n(cj.add(v * l), rows[v]), x)
                                             };
-                                            <T as Ymm>::store(cj.add(v * l), rows[v], y);
+                                            <T::Avx2 as Isa<T>>::store_n(cj.add(v * l), rows[v], y);
                                         }
                                     });
                                 }
@@ -625,7 +402,7 @@ pub(crate) mod x86 {
     ) {
         // Fewer rows than a vector (f32 M < 8, f64 M < 4) run the plain loops, which the
         // compiler vectorizes, rather than the tiles' masked `vmaskmov` loads and stores.
-        if ARS == 1 && CRS == 1 && M >= <T as Ymm>::LANES {
+        if ARS == 1 && CRS == 1 && M >= <T::Avx2 as Isa<T>>::LANES {
             // SAFETY: the caller's bounds; this function's features.
             return unsafe { tiled2::<T, M, N, K, ACS, BRS, BCS, CCS>(alpha, a, b, beta, c) };
         }

@@ -160,6 +160,30 @@ impl<T: GemmScalar> Madd<T> for Unfused {
     }
 }
 
+/// The operands of one register tile: `C(i, j) = α·Σ_{p<k} A(i, p)·B(p, j) + β·C(i, j)` for
+/// `i < mr`, `j < nr` (C not read when `β = 0`), with `A(i, p)` at `a + i + p·a_cs`,
+/// `B(p, j)` at `b + p·b_rs + j·b_cs` (a packed panel's own strides for [`Kernel::micro`])
+/// and `C(i, j)` at `c + i·c_rs + j·c_cs`.
+#[derive(Clone, Copy, Debug)]
+pub struct MicroArgs<T> {
+    pub k: usize,
+    pub a: *const T,
+    pub a_cs: isize,
+    pub b: *const T,
+    pub b_rs: isize,
+    pub b_cs: isize,
+    pub c: *mut T,
+    pub c_rs: isize,
+    pub c_cs: isize,
+    pub mr: usize,
+    pub nr: usize,
+    pub alpha: T,
+    pub beta: T,
+}
+
+/// A micro-kernel as a function pointer (the edge tables, the bench crate's harness).
+pub type Micro<T> = unsafe fn(MicroArgs<T>);
+
 /// A level's micro-kernel and blocking.
 pub trait Kernel<T> {
     /// The level's blocking in the plan (`layout_plan::gemm_blocking`): the one source of
@@ -176,54 +200,28 @@ pub trait Kernel<T> {
     /// Depth of a packed panel (the B micro-panel `KC×NR` stays in L1).
     const KC: usize = Self::PLAN.kc;
 
-    /// `C[0..mr, 0..nr] = α·Σ_p a[p·a_step + i]·B(p, j) + β·C` (C not read when `β = 0`): A a
-    /// panel packed by [`pack`](Kernel::pack) (`a_step = MR`) or `MR` full rows of a
-    /// column-major A read in place (`a_step` its column stride), B a panel packed by
-    /// [`pack_b`](Kernel::pack_b), C's element `(i, j)` at `c + i·rs + j·cs`.
+    /// The tile `t` (see [`MicroArgs`]): A a panel packed by [`pack`](Kernel::pack)
+    /// (`a_cs = MR`) or `MR` full rows of a column-major A read in place (`a_cs` its column
+    /// stride), B a panel packed by [`pack_b`](Kernel::pack_b) (`b_rs`, `b_cs` unused).
     ///
     /// # Safety
-    /// `a[p·a_step..][..MR]` is readable for `p < kc`, `b` holds `b_panel(kc)` readable
-    /// elements; `mr ≤ MR`, `nr ≤ NR`; the `mr × nr` elements of C are valid (readable unless
-    /// `β = 0`, writable, distinct); the CPU has the kernel's features.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn micro(
-        kc: usize,
-        a: *const T,
-        a_step: usize,
-        b: *const T,
-        c: *mut T,
-        rs: isize,
-        cs: isize,
-        mr: usize,
-        nr: usize,
-        alpha: T,
-        beta: T,
-    );
+    /// `a[p·a_cs..][..MR]` is readable for `p < k`, `b` holds `b_panel(k)` readable elements;
+    /// `mr ≤ MR`, `nr ≤ NR`; the `mr × nr` elements of C are valid (readable unless `β = 0`,
+    /// writable, distinct); the CPU has the kernel's features.
+    unsafe fn micro(t: MicroArgs<T>);
 
     /// Whether [`micro_b`](Kernel::micro_b) is implemented: full tiles over a B read in place.
     const MICRO_B: bool = false;
 
     /// As [`micro`](Kernel::micro) for a full-width tile (`nr = NR`) over B read in place:
-    /// `B(p, j)` at `b + p + j·bcs` (a column-major B, which the AVX-512 panels' layout
-    /// `(KC,NR):(1,KC)` is with `KC` replaced by `bcs`), so no packing pass over B.
+    /// `B(p, j)` at `b + p + j·b_cs` (a column-major B, which the AVX-512 panels' layout
+    /// `(KC,NR):(1,KC)` is with `KC` replaced by `b_cs`), so no packing pass over B.
     ///
     /// # Safety
-    /// [`MICRO_B`](Kernel::MICRO_B); A as for [`micro`](Kernel::micro); the `kc × NR` elements
-    /// of B are readable; `mr ≤ MR` and C's `mr × NR` tile as for [`micro`](Kernel::micro).
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn micro_b(
-        _kc: usize,
-        _a: *const T,
-        _a_step: usize,
-        _b: *const T,
-        _bcs: usize,
-        _c: *mut T,
-        _rs: isize,
-        _cs: isize,
-        _mr: usize,
-        _alpha: T,
-        _beta: T,
-    ) {
+    /// [`MICRO_B`](Kernel::MICRO_B); A as for [`micro`](Kernel::micro); `b_cs > 0` and the
+    /// `k × NR` elements of B are readable; `mr ≤ MR` and C's `mr × NR` tile as for
+    /// [`micro`](Kernel::micro).
+    unsafe fn micro_b(_t: MicroArgs<T>) {
         unreachable!("micro_b runs only where MICRO_B is true")
     }
 
@@ -274,30 +272,13 @@ pub trait Direct<T> {
     /// Columns of the register tile.
     const NR: usize;
 
-    /// `C[0..mr, 0..nr] = α·Σ_p A(i, p)·B(p, j) + β·C` (C not read when `β = 0`), with
-    /// `A(i, p)` at `a + i + p·a_cs`, `B(p, j)` at `b + p·b_rs + j·b_cs`, C's `(i, j)` at
-    /// `c + i·rs + j·cs`.
+    /// The tile `t` (see [`MicroArgs`]), every operand read in place.
     ///
     /// # Safety
     /// `mr ≤ MR`, `nr ≤ NR`; the `mr × k` elements of A, the `k × nr` of B and the `mr × nr`
     /// of C are valid (C readable unless `β = 0`, writable, distinct); the CPU has the
     /// kernel's features.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn kernel(
-        k: usize,
-        a: *const T,
-        a_cs: isize,
-        b: *const T,
-        b_rs: isize,
-        b_cs: isize,
-        c: *mut T,
-        rs: isize,
-        cs: isize,
-        mr: usize,
-        nr: usize,
-        alpha: T,
-        beta: T,
-    );
+    unsafe fn kernel(t: MicroArgs<T>);
 }
 
 /// The largest `k` of a problem [`direct`] runs (the plan's `gemm_direct`).
@@ -345,7 +326,9 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
             unsafe {
                 let b = p.b.offset(j0 as isize * p.b_cs);
                 let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
-                D::kernel(p.k, a, a_cs, b, p.b_rs, p.b_cs, c, p.c_rs, p.c_cs, mr, nr, p.alpha, p.beta);
+                let (alpha, beta, k) = (p.alpha, p.beta, p.k);
+                let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                D::kernel(MicroArgs { k, a, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, mr, nr, alpha, beta });
                 p.epilogue(c, i0, j0, mr, nr);
             }
             j0 += nr;
@@ -592,28 +575,32 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
                                 // Rows `ic+ir..ic+ir+MR` of A where they are (column stride
                                 // `a_cs`), or the packed panel (the edge panel first in `ap`).
-                                let (apan, a_step) = if ir < full {
-                                    (p.a.offset((ic + ir) as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs as usize)
+                                let (a, a_cs) = if ir < full {
+                                    (p.a.offset((ic + ir) as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs)
                                 } else {
-                                    (ap.add((ir - full) * kc).cast_const(), mr)
+                                    (ap.add((ir - full) * kc).cast_const(), mr as isize)
+                                };
+                                let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                                let t = MicroArgs {
+                                    k: kc,
+                                    a,
+                                    a_cs,
+                                    b: bpj,
+                                    b_rs,
+                                    b_cs,
+                                    c,
+                                    c_rs,
+                                    c_cs,
+                                    mr: mrr,
+                                    nr: nrr,
+                                    alpha: p.alpha,
+                                    beta,
                                 };
                                 if in_place {
                                     // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
-                                    K::micro_b(
-                                        kc,
-                                        apan,
-                                        a_step,
-                                        bpj,
-                                        p.b_cs as usize,
-                                        c,
-                                        p.c_rs,
-                                        p.c_cs,
-                                        mrr,
-                                        p.alpha,
-                                        beta,
-                                    );
+                                    K::micro_b(t);
                                 } else {
-                                    K::micro(kc, apan, a_step, bpj, c, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                                    K::micro(t);
                                 }
                             }
                             ir += mr;

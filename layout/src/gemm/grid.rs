@@ -18,7 +18,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, Problem, Scratch};
+use super::driver::{ALIGN, Buf, Kernel, MicroArgs, Problem, Scratch};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -289,15 +289,31 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         // (no other task writes them); the features are the caller's.
                         unsafe {
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
-                            let (ap, a_step) = if g.direct_a && mr <= p.m - i {
-                                (p.a.offset(i as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs as usize)
+                            let (a, a_cs) = if g.direct_a && mr <= p.m - i {
+                                (p.a.offset(i as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs)
                             } else {
-                                (g.a_panel(s, i / mr).cast_const(), mr)
+                                (g.a_panel(s, i / mr).cast_const(), mr as isize)
+                            };
+                            let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                            let t = MicroArgs {
+                                k: kc,
+                                a,
+                                a_cs,
+                                b: bp,
+                                b_rs,
+                                b_cs,
+                                c: cp,
+                                c_rs,
+                                c_cs,
+                                mr: mrr,
+                                nr: nrr,
+                                alpha: p.alpha,
+                                beta,
                             };
                             if in_place {
-                                K::micro_b(kc, ap, a_step, bp, p.b_cs as usize, cp, p.c_rs, p.c_cs, mrr, p.alpha, beta);
+                                K::micro_b(t);
                             } else {
-                                K::micro(kc, ap, a_step, bp, cp, p.c_rs, p.c_cs, mrr, nrr, p.alpha, beta);
+                                K::micro(t);
                             }
                         }
                         ir += mr;

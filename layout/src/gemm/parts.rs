@@ -20,9 +20,7 @@ pub struct MicroKernel<T> {
     pub(crate) f: Micro<T>,
 }
 
-/// A micro-kernel: `(kc, a, a_step, b, c, rs, cs, mr, nr, alpha, beta)` (see the engine's
-/// `Kernel::micro`).
-pub(crate) type Micro<T> = unsafe fn(usize, *const T, usize, *const T, *mut T, isize, isize, usize, usize, T, T);
+use super::driver::{Micro, MicroArgs};
 
 impl<T: super::GemmScalar> MicroKernel<T> {
     /// The kernel: level, element type and tile `MRxNR` (`"avx512 f32 32x12"`).
@@ -73,19 +71,21 @@ impl<T: super::GemmScalar> MicroKernel<T> {
             // `mr` contiguous rows by `nr` columns of stride `mr` at `i·mr·nr`, inside `c`,
             // distinct, a full tile; `β = 0` does not read C; C is an exclusive borrow.
             unsafe {
-                (self.f)(
-                    kc,
-                    a.as_ptr().add(i * mr * kc),
-                    mr,
-                    b.as_ptr(),
-                    c.as_mut_ptr().add(i * mr * nr),
-                    1,
-                    mr as isize,
+                (self.f)(MicroArgs {
+                    k: kc,
+                    a: a.as_ptr().add(i * mr * kc),
+                    a_cs: mr as isize,
+                    b: b.as_ptr(),
+                    b_rs: 1,
+                    b_cs: 1,
+                    c: c.as_mut_ptr().add(i * mr * nr),
+                    c_rs: 1,
+                    c_cs: mr as isize,
                     mr,
                     nr,
-                    T::ONE,
-                    T::ZERO,
-                )
+                    alpha: T::ONE,
+                    beta: T::ZERO,
+                })
             };
         }
     }
@@ -232,20 +232,7 @@ mod tests {
     }
 
     /// A `Micro` that is never called (the run panics first).
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn never(
-        _: usize,
-        _: *const f32,
-        _: usize,
-        _: *const f32,
-        _: *mut f32,
-        _: isize,
-        _: isize,
-        _: usize,
-        _: usize,
-        _: f32,
-        _: f32,
-    ) {
+    unsafe fn never(_: MicroArgs<f32>) {
         unreachable!()
     }
 

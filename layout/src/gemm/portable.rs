@@ -2,7 +2,7 @@
 //! x86_64, no FMA), the only level on other architectures.
 
 use super::GemmScalar;
-use super::driver::{Kernel, Problem, Unfused, blocked, small, write_back};
+use super::driver::{Kernel, MicroArgs, Problem, Unfused, blocked, small, write_back};
 #[cfg(test)]
 use super::driver::{SMALL_NR, small_mr};
 use layout_plan::GemmBlocking;
@@ -19,19 +19,9 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T>
 
     // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
     #[inline(always)]
-    unsafe fn micro(
-        kc: usize,
-        a: *const T,
-        a_step: usize,
-        b: *const T,
-        c: *mut T,
-        rs: isize,
-        cs: isize,
-        mr: usize,
-        nr: usize,
-        alpha: T,
-        beta: T,
-    ) {
+    unsafe fn micro(t: MicroArgs<T>) {
+        let MicroArgs { k: kc, a, a_cs, b, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, .. } = t;
+        let a_step = a_cs as usize;
         let mut acc = [[T::ZERO; MR]; NR];
         for p in 0..kc {
             // SAFETY: `p < kc`: `MR` elements of A at `p·a_step` and the packed B panel's

@@ -509,7 +509,7 @@ unsafe fn body<T: SmallScalar, E: Extents, const FUSED: bool>(
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Extents, SmallScalar};
-    use crate::small_gemm::x86::{Ymm, Zmm};
+    use crate::isa::Isa;
 
     /// Expands `$body` once per listed value, `$v` bound to it as a `usize` constant (indices
     /// into the accumulator arrays are then constants and the arrays live in registers).
@@ -591,10 +591,10 @@ mod x86 {
         alpha: T,
         beta: T,
     ) {
-        let l = <T as Zmm>::LANES;
+        let l = <T::Avx512 as Isa<T>>::LANES;
         let rows = |v: usize| if v + 1 == NV { last } else { l };
         // SAFETY: AVX-512F (this function's features).
-        let z = unsafe { <T as Zmm>::zero() };
+        let z = unsafe { <T::Avx512 as Isa<T>>::zero() };
         let mut acc = [[z; NJ]; NV];
         let mut bp = [b; NJ];
         unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] { if j < NJ { bp[j] = b.wrapping_offset(j as isize * bcs); } });
@@ -604,11 +604,11 @@ mod x86 {
             let (mut ap, mut po) = (a, 0isize);
             for _ in 0..k {
                 let mut av = [z; NV];
-                unroll!(v in [0 1 2 3] { if v < NV { av[v] = <T as Zmm>::load(ap.add(v * l), rows(v)); } });
+                unroll!(v in [0 1 2 3] { if v < NV { av[v] = <T::Avx512 as Isa<T>>::load_n(ap.add(v * l), rows(v)); } });
                 unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                     if j < NJ {
-                        let bj = <T as Zmm>::splat(*bp[j].offset(po));
-                        unroll!(v in [0 1 2 3] { if v < NV { acc[v][j] = <T as Zmm>::fma(av[v], bj, acc[v][j]); } });
+                        let bj = <T::Avx512 as Isa<T>>::splat(*bp[j].offset(po));
+                        unroll!(v in [0 1 2 3] { if v < NV { acc[v][j] = <T::Avx512 as Isa<T>>::fma(av[v], bj, acc[v][j]); } });
                     }
                 });
                 ap = ap.wrapping_offset(acs);
@@ -617,15 +617,15 @@ mod x86 {
         }
         // SAFETY: the rows (masked) of columns `j < NJ` of C.
         unsafe {
-            let (va, vb) = (<T as Zmm>::splat(alpha), <T as Zmm>::splat(beta));
+            let (va, vb) = (<T::Avx512 as Isa<T>>::splat(alpha), <T::Avx512 as Isa<T>>::splat(beta));
             unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                 if j < NJ {
                     let cj = c.wrapping_offset(j as isize * ccs);
                     unroll!(v in [0 1 2 3] {
                         if v < NV {
-                            let x = <T as Zmm>::mul(va, acc[v][j]);
-                            let y = if beta == T::ZERO { x } else { <T as Zmm>::fma(vb, <T as Zmm>::load(cj.add(v * l), rows(v)), x) };
-                            <T as Zmm>::store(cj.add(v * l), rows(v), y);
+                            let x = <T::Avx512 as Isa<T>>::mul(va, acc[v][j]);
+                            let y = if beta == T::ZERO { x } else { <T::Avx512 as Isa<T>>::fma(vb, <T::Avx512 as Isa<T>>::load_n(cj.add(v * l), rows(v)), x) };
+                            <T::Avx512 as Isa<T>>::store_n(cj.add(v * l), rows(v), y);
                         }
                     });
                 }
@@ -677,7 +677,7 @@ mod x86 {
         c: *mut T,
         ccs: isize,
     ) {
-        let l = <T as Zmm>::LANES;
+        let l = <T::Avx512 as Isa<T>>::LANES;
         let (m, n, k) = (e.m(), e.n(), e.k());
         // One row tile: `m ≤ SMALL_MAX` is at most 4 vectors (f64: 8 lanes).
         let nv = m.div_ceil(l);
@@ -734,10 +734,10 @@ mod x86 {
         alpha: T,
         beta: T,
     ) {
-        let l = <T as Ymm>::LANES;
+        let l = <T::Avx2 as Isa<T>>::LANES;
         let rows = |v: usize| if v + 1 == NV && !FULL { last } else { l };
         // SAFETY: AVX2 (this function's features).
-        let z = unsafe { <T as Ymm>::zero() };
+        let z = unsafe { <T::Avx2 as Isa<T>>::zero() };
         let mut acc = [[z; NJ]; NV];
         let mut bp = [b; NJ];
         unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] { if j < NJ { bp[j] = b.wrapping_offset(j as isize * bcs); } });
@@ -747,11 +747,11 @@ mod x86 {
             let (mut ap, mut po) = (a, 0isize);
             for _ in 0..k {
                 let mut av = [z; NV];
-                unroll!(v in [0 1] { if v < NV { av[v] = <T as Ymm>::load(ap.add(v * l), rows(v)); } });
+                unroll!(v in [0 1] { if v < NV { av[v] = <T::Avx2 as Isa<T>>::load_n(ap.add(v * l), rows(v)); } });
                 unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                     if j < NJ {
-                        let bj = <T as Ymm>::splat(*bp[j].offset(po));
-                        unroll!(v in [0 1] { if v < NV { acc[v][j] = <T as Ymm>::fma(av[v], bj, acc[v][j]); } });
+                        let bj = <T::Avx2 as Isa<T>>::splat(*bp[j].offset(po));
+                        unroll!(v in [0 1] { if v < NV { acc[v][j] = <T::Avx2 as Isa<T>>::fma(av[v], bj, acc[v][j]); } });
                     }
                 });
                 ap = ap.wrapping_offset(acs);
@@ -760,15 +760,15 @@ mod x86 {
         }
         // SAFETY: the rows (the last vector masked unless full) of columns `j < NJ` of C.
         unsafe {
-            let (va, vb) = (<T as Ymm>::splat(alpha), <T as Ymm>::splat(beta));
+            let (va, vb) = (<T::Avx2 as Isa<T>>::splat(alpha), <T::Avx2 as Isa<T>>::splat(beta));
             unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                 if j < NJ {
                     let cj = c.wrapping_offset(j as isize * ccs);
                     unroll!(v in [0 1] {
                         if v < NV {
-                            let x = <T as Ymm>::mul(va, acc[v][j]);
-                            let y = if beta == T::ZERO { x } else { <T as Ymm>::fma(vb, <T as Ymm>::load(cj.add(v * l), rows(v)), x) };
-                            <T as Ymm>::store(cj.add(v * l), rows(v), y);
+                            let x = <T::Avx2 as Isa<T>>::mul(va, acc[v][j]);
+                            let y = if beta == T::ZERO { x } else { <T::Avx2 as Isa<T>>::fma(vb, <T::Avx2 as Isa<T>>::load_n(cj.add(v * l), rows(v)), x) };
+                            <T::Avx2 as Isa<T>>::store_n(cj.add(v * l), rows(v), y);
                         }
                     });
                 }
@@ -820,7 +820,7 @@ mod x86 {
         c: *mut T,
         ccs: isize,
     ) {
-        let l = <T as Ymm>::LANES;
+        let l = <T::Avx2 as Isa<T>>::LANES;
         let (m, n, k) = (e.m(), e.n(), e.k());
         let nvec = m.div_ceil(l);
         // Row tiles of 2 vectors, balanced: the first `2·rtiles - nvec` of one vector.

@@ -6,12 +6,14 @@
 //! of 6 (B's NR) stored by 128- and 64-bit stores (AMD's masked stores are microcoded), other
 //! narrower groups by masked stores; otherwise the generic [`pack`].
 
-use super::{mask4x64, mask8x32, mstore4x64, mstore8x32};
+use super::Transpose;
+use crate::gemm::GemmScalar;
 use crate::gemm::driver::pack;
+use crate::isa::Avx2;
 use core::arch::x86_64::*;
 
 /// The 8×8 register transpose of AVX2 f32: `r[i]` lane `j` becomes lane `i` of the result's `j`.
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2")]
 #[inline]
 fn transpose8x8_ps(r: [__m256; 8]) -> [__m256; 8] {
     let t0 = _mm256_unpacklo_ps(r[0], r[1]);
@@ -43,7 +45,7 @@ fn transpose8x8_ps(r: [__m256; 8]) -> [__m256; 8] {
 }
 
 /// The 4×4 register transpose of AVX2 f64.
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2")]
 #[inline]
 fn transpose4x4_pd(r: [__m256d; 4]) -> [__m256d; 4] {
     let t0 = _mm256_unpacklo_pd(r[0], r[1]);
@@ -63,7 +65,7 @@ fn transpose4x4_pd(r: [__m256d; 4]) -> [__m256d; 4] {
 ///
 /// # Safety
 /// 6 elements are writable at `p`.
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn store6_ps(p: *mut f32, v: __m256) {
     // SAFETY: the caller's; `_mm_storeu_ps` and `_mm_storel_epi64` take unaligned addresses.
@@ -77,122 +79,175 @@ unsafe fn store6_ps(p: *mut f32, v: __m256) {
 ///
 /// # Safety
 /// 2 elements are writable at `p`.
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn store2_pd(p: *mut f64, v: __m256d) {
     // SAFETY: the caller's; `_mm_storeu_pd` takes an unaligned address.
     unsafe { _mm_storeu_pd(p, _mm256_castpd256_pd128(v)) }
 }
 
-macro_rules! pack_avx2 {
-    ($name:ident, $t:ty, $v:ty, $lanes:literal, $ls:tt, $loadu:ident, $storeu:ident, $zero:ident, $mask:ident,
-     $mstore:ident, $transpose:ident, $part:literal, $store_part:ident) => {
-        /// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of
-        /// `w` rows, as [`pack`].
-        ///
-        /// # Safety
-        /// As [`pack`]; the CPU has AVX2 and FMA.
-        #[inline(always)]
-        #[allow(clippy::too_many_arguments)]
-        pub(in crate::gemm) unsafe fn $name(
-            w: usize,
-            dst: *mut $t,
-            src: *const $t,
-            s_i: isize,
-            s_p: isize,
-            len: usize,
-            kc: usize,
-        ) {
-            if s_i == 1 && w % $lanes == 0 {
-                // Contiguous along the panel (a column-major A): step of k outermost, so that
-                // each column of the source (one page when it is 4 KiB apart from the next)
-                // is read once for all the panels, rather than once per panel.
-                let full = len / w;
-                let rest = len - full * w;
-                for p in 0..kc {
-                    // SAFETY: column `p < kc`, rows `< len` of the block, and row `p` of each
-                    // panel `t ≤ len / w` of `dst` (`w·kc` elements at `t·w·kc`): the caller's
-                    // bounds.
-                    unsafe {
-                        let sp = src.offset(p as isize * s_p);
-                        for t in 0..full {
-                            let (sv, dv) = (sp.add(t * w), dst.add(t * w * kc + p * w));
-                            let mut v = 0;
-                            while v < w {
-                                $storeu(dv.add(v), $loadu(sv.add(v)));
-                                v += $lanes;
-                            }
-                        }
-                        if rest > 0 {
-                            let (sv, dv) = (sp.add(full * w), dst.add(full * w * kc + p * w));
-                            for i in 0..w {
-                                *dv.add(i) = if i < rest { *sv.add(i) } else { 0.0 };
-                            }
-                        }
-                    }
-                }
-                return;
-            }
-            if s_p != 1 || s_i == 1 {
-                // SAFETY: the caller's bounds.
-                return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
-            }
-            let mut i0 = 0;
-            while i0 < len {
-                let rows = w.min(len - i0);
-                // SAFETY: panel `i0 / w` of `dst` (`w·kc` elements at `i0·kc`) and rows
-                // `i0..i0 + rows` of the block, columns `< kc` (the caller's bounds): the
-                // loads read rows `g + i < rows`, the (masked) stores write lanes `< lanes` of
-                // row `p` of the panel, `g + lanes ≤ w`.
-                unsafe {
-                    let d = dst.add(i0 * kc);
-                    let s = src.offset(i0 as isize * s_i);
-                    let mut g = 0;
-                    while g < w {
-                        let lanes = ($lanes).min(w - g);
-                        let have = rows.saturating_sub(g).min(lanes);
-                        let m = $mask(lanes);
-                        let mut p0 = 0;
-                        while p0 + $lanes <= kc {
-                            let mut r = [$zero(); $lanes];
-                            unroll!(i in $ls {
-                                if i < have {
-                                    r[i] = $loadu(s.offset((g + i) as isize * s_i).add(p0));
-                                }
-                            });
-                            let o = $transpose(r);
-                            if lanes == $lanes {
-                                unroll!(q in $ls { $storeu(d.add((p0 + q) * w + g), o[q]); });
-                            } else if lanes == $part {
-                                unroll!(q in $ls { $store_part(d.add((p0 + q) * w + g), o[q]); });
-                            } else {
-                                unroll!(q in $ls { $mstore(d.add((p0 + q) * w + g), m, o[q]); });
-                            }
-                            p0 += $lanes;
-                        }
-                        for p in p0..kc {
-                            for i in 0..lanes {
-                                *d.add(p * w + g + i) =
-                                    if i < have { *s.offset((g + i) as isize * s_i + p as isize) } else { 0.0 };
-                            }
-                        }
-                        g += $lanes;
-                    }
-                }
-                i0 += w;
-            }
-        }
-    };
+impl Transpose<f32> for Avx2 {
+    type Block = [__m256; 8];
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn zeros() -> Self::Block {
+        [_mm256_setzero_ps(); 8]
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn transpose(r: &mut Self::Block) {
+        *r = transpose8x8_ps(*r);
+    }
 }
 
-pack_avx2!(pack_avx2_f32, f32, __m256, 8, [0 1 2 3 4 5 6 7], _mm256_loadu_ps, _mm256_storeu_ps, _mm256_setzero_ps,
-    mask8x32, mstore8x32, transpose8x8_ps, 6, store6_ps);
-pack_avx2!(pack_avx2_f64, f64, __m256d, 4, [0 1 2 3], _mm256_loadu_pd, _mm256_storeu_pd, _mm256_setzero_pd, mask4x64,
-    mstore4x64, transpose4x4_pd, 2, store2_pd);
+impl Transpose<f64> for Avx2 {
+    type Block = [__m256d; 4];
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn zeros() -> Self::Block {
+        [_mm256_setzero_pd(); 4]
+    }
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn transpose(r: &mut Self::Block) {
+        *r = transpose4x4_pd(*r);
+    }
+}
+
+/// The partial row of a B panel (`NR = 6`) that AVX2 stores without a masked store: the
+/// last `PART` lanes of the panel's width.
+pub(super) trait Part<T>: Transpose<T> {
+    /// Lanes of the partial group (6 f32, 2 f64).
+    const PART: usize;
+    /// Stores lanes `0..PART` of `v` at `p`.
+    /// # Safety
+    /// AVX2; `PART` elements writable at `p`.
+    unsafe fn store_part(p: *mut T, v: Self::V);
+}
+
+impl Part<f32> for Avx2 {
+    const PART: usize = 6;
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_part(p: *mut f32, v: __m256) {
+        // SAFETY: the caller's.
+        unsafe { store6_ps(p, v) }
+    }
+}
+
+impl Part<f64> for Avx2 {
+    const PART: usize = 2;
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_part(p: *mut f64, v: __m256d) {
+        // SAFETY: the caller's.
+        unsafe { store2_pd(p, v) }
+    }
+}
+
+/// Packs a `len × kc` block (element `(i, p)` at `src + i·s_i + p·s_p`) into panels of `w`
+/// rows, as [`pack`].
+///
+/// # Safety
+/// As [`pack`]; the CPU has AVX2 and FMA.
+#[inline(always)]
+pub(super) unsafe fn pack_avx2<T: GemmScalar, I: Part<T>>(
+    w: usize,
+    dst: *mut T,
+    src: *const T,
+    s_i: isize,
+    s_p: isize,
+    len: usize,
+    kc: usize,
+) {
+    let l = I::LANES;
+    debug_assert!(l <= 8);
+    if s_i == 1 && w.is_multiple_of(l) {
+        // Contiguous along the panel (a column-major A): step of k outermost, so that each
+        // column of the source (one page when it is 4 KiB apart from the next) is read once
+        // for all the panels, rather than once per panel.
+        let full = len / w;
+        let rest = len - full * w;
+        for p in 0..kc {
+            // SAFETY: column `p < kc`, rows `< len` of the block, and row `p` of each panel
+            // `t ≤ len / w` of `dst` (`w·kc` elements at `t·w·kc`): the caller's bounds; the
+            // CPU has the features.
+            unsafe {
+                let sp = src.offset(p as isize * s_p);
+                for t in 0..full {
+                    let (sv, dv) = (sp.add(t * w), dst.add(t * w * kc + p * w));
+                    let mut v = 0;
+                    while v < w {
+                        I::store(dv.add(v), I::load(sv.add(v)));
+                        v += l;
+                    }
+                }
+                if rest > 0 {
+                    let (sv, dv) = (sp.add(full * w), dst.add(full * w * kc + p * w));
+                    for i in 0..w {
+                        *dv.add(i) = if i < rest { *sv.add(i) } else { T::ZERO };
+                    }
+                }
+            }
+        }
+        return;
+    }
+    if s_p != 1 || s_i == 1 {
+        // SAFETY: the caller's bounds.
+        return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
+    }
+    let mut i0 = 0;
+    while i0 < len {
+        let rows = w.min(len - i0);
+        // SAFETY: panel `i0 / w` of `dst` (`w·kc` elements at `i0·kc`) and rows `i0..i0 + rows`
+        // of the block, columns `< kc` (the caller's bounds): the loads read rows
+        // `g + i < rows`, the (masked) stores write lanes `< lanes` of row `p` of the panel,
+        // `g + lanes ≤ w`; the CPU has the features.
+        unsafe {
+            let d = dst.add(i0 * kc);
+            let s = src.offset(i0 as isize * s_i);
+            let mut g = 0;
+            while g < w {
+                let lanes = l.min(w - g);
+                let have = rows.saturating_sub(g).min(lanes);
+                let m = I::mask(lanes);
+                let mut p0 = 0;
+                while p0 + l <= kc {
+                    let mut r = I::zeros();
+                    let rv = r.as_mut();
+                    unroll!(i in [0 1 2 3 4 5 6 7] {
+                        if i < l && i < have {
+                            rv[i] = I::load(s.offset((g + i) as isize * s_i).add(p0));
+                        }
+                    });
+                    I::transpose(&mut r);
+                    let o = r.as_ref();
+                    if lanes == l {
+                        unroll!(q in [0 1 2 3 4 5 6 7] { if q < l { I::store(d.add((p0 + q) * w + g), o[q]); } });
+                    } else if lanes == I::PART {
+                        unroll!(q in [0 1 2 3 4 5 6 7] { if q < l { I::store_part(d.add((p0 + q) * w + g), o[q]); } });
+                    } else {
+                        unroll!(q in [0 1 2 3 4 5 6 7] { if q < l { I::store_masked(d.add((p0 + q) * w + g), m, o[q]); } });
+                    }
+                    p0 += l;
+                }
+                for p in p0..kc {
+                    for i in 0..lanes {
+                        *d.add(p * w + g + i) =
+                            if i < have { *s.offset((g + i) as isize * s_i + p as isize) } else { T::ZERO };
+                    }
+                }
+                g += l;
+            }
+        }
+        i0 += w;
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gemm::x86::{pack_avx2_f32, pack_avx2_f64};
 
     /// The AVX2 packers write what the generic packer writes, for A (`w` = MR) and B
     /// (`w` = NR = 6) panels, every shape of edge, and both source orders.

@@ -1,24 +1,23 @@
 //! The x86_64 side of [`crate::gemm::parts`]: the micro-kernels and packers of the levels
 //! this CPU has, as safe [`MicroKernel`]s and [`Packer`]s.
 
-use super::pack_avx2::pack_avx2_f32;
 use super::*;
 use crate::gemm::parts::{MicroKernel, Packer};
 use crate::kernels::{Level, level};
 
 // Two tile shapes the engine does not use, for comparison with its AVX2 16×6 and 8×6.
-micro!(t_f32_3x4, "avx2,fma", f32, 8, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
-    _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_setzero_ps, mask8x32, mload8x32, mstore8x32);
-micro!(t_f64_3x4, "avx2,fma", f64, 4, 3 x 4 / (1, 4), [0 1 2], [0 1 2 3],
-    _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd, _mm256_setzero_pd, mask4x64, mload4x64, mstore4x64);
+instances!("avx2,fma";
+    t_f32_3x4(t: MicroArgs<f32>) = micro::<f32, Avx2, 3, 4, 1, 4, false>;
+    t_f64_3x4(t: MicroArgs<f64>) = micro::<f64, Avx2, 3, 4, 1, 4, false>;
+);
 
 /// See [`crate::gemm::parts::micro_kernels_f32`].
 pub(in crate::gemm) fn micro_kernels_f32() -> Vec<MicroKernel<f32>> {
     let l = level();
     let mut out = Vec::new();
     // Each kernel is listed only at a level whose features the CPU has (`level()` never
-    // exceeds what it detected); its tile and B strides are those of its `micro!`
-    // invocation (AVX-512 `/ (384, 1)`, AVX2 `/ (1, 6)`, the comparison shape `/ (1, 4)`),
+    // exceeds what it detected); its tile and B strides are those of its
+    // instance (AVX-512 `384, 1`, AVX2 `1, 6`, the comparison shape `1, 4`),
     // within `MicroKernel::lens`.
     if l == Level::Avx512 {
         out.push(MicroKernel { name: "avx512 f32 32x12", mr: 32, nr: 12, f: micro_avx512_f32 });
@@ -34,7 +33,7 @@ pub(in crate::gemm) fn micro_kernels_f32() -> Vec<MicroKernel<f32>> {
 pub(in crate::gemm) fn micro_kernels_f64() -> Vec<MicroKernel<f64>> {
     let l = level();
     let mut out = Vec::new();
-    // As in `micro_kernels_f32` (AVX-512 B strides `/ (256, 1)`).
+    // As in `micro_kernels_f32` (AVX-512 B strides `256, 1`).
     if l == Level::Avx512 {
         out.push(MicroKernel { name: "avx512 f64 16x12", mr: 16, nr: 12, f: micro_avx512_f64 });
     }
