@@ -46,8 +46,8 @@ fn gemm_plan_of_a_convolution() {
 
 #[test]
 fn gemm_plan_of_a_large_problem_shows_the_blocking() {
-    // The AVX2 blocks follow the caches CPUID reports: the snapshot fixes the AVX2 reference
-    // caches (`AVX2_REFERENCE_CACHES`).
+    // The AVX2 and AVX-512 blocks follow the caches CPUID reports: the snapshot fixes the
+    // AVX2 reference caches (`AVX2_REFERENCE_CACHES`), so AVX-512's MC scales to their L2.
     let gemm = "gemm(f32, (1024,1024):(1,1024), (1024,1024):(1024,1), (1024,1024):(1,1024))";
     let text = explain_for_caches(gemm, Some(AVX2_REFERENCE_CACHES)).unwrap();
     insta::assert_snapshot!(text);
@@ -64,7 +64,8 @@ fn gemm_plan_of_a_large_problem_shows_the_blocking() {
         "level AVX-512 f32: micro-kernel 32x12",
         "level AVX2+FMA f32: micro-kernel 16x6",
         "level portable f32: micro-kernel 8x4",
-        "A panel (i,p) -> ((32,16),342):((1,10944),32)",
+        "A panel (i,p) -> ((32,4),342):((1,10944),32)",
+        "L2 512 KiB; MC computed from them",
         "kernels of 4, 8 columns",
     ] {
         assert!(text.contains(needle), "{needle}:\n{text}");

@@ -10,10 +10,10 @@
 //! [`AVX512_REFERENCE_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable
 //! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B
 //! micro-panel `KC×NR` stays in L1 while the A micro-panels stream through it, the A block
-//! `MC×KC` stays in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the AVX2
-//! blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf `0x8000_001D` or
-//! 4, read once) with [`GemmBlocking::for_caches`]; the constants are its result for
-//! [`AVX2_REFERENCE_CACHES`] and the fallback when CPUID says nothing.
+//! `MC×KC` stays in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the
+//! AVX2 and AVX-512 blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf
+//! `0x8000_001D` or 4, read once) with [`GemmBlocking::for_caches`]; the constants are its
+//! result for the level's reference caches and the fallback when CPUID says nothing.
 
 use std::fmt;
 
@@ -378,21 +378,36 @@ pub struct GemmBlocks {
 }
 
 impl GemmBlocking {
-    /// The AVX2 blocking with its cache blocks computed from `caches`: `KC` so that the B
+    /// The blocking with its cache blocks computed from `caches`. AVX2: `KC` so that the B
     /// micro-panel takes [`AVX2_KC_L1_64THS`]/64 of L1d (a multiple of 16, 64 to 1024), `MC`
     /// so that the A block takes [`AVX2_MC_L2_64THS`]/64 of L2 (a multiple of `MR`, at most
-    /// 4096); `NC` stays the constant's (the B block is left to L3, whose size a VM may report
-    /// oddly). Other levels are returned as they are (the AVX-512 kernels' B panels have the
-    /// column stride `KC` built in). For [`AVX2_REFERENCE_CACHES`] the result is the
-    /// constant. Defined for every input (tiny caches give the smallest blocks).
+    /// 4096). AVX-512: `KC` stays the constant's (the kernels' B panels have the column
+    /// stride `KC` built in), `MC` is the constant's scaled by L2 against
+    /// [`AVX512_REFERENCE_CACHES`] (the A block keeps its share of L2; a multiple of `MR`,
+    /// at most 4096). `NC` stays the constant's (the B block is left to L3, whose size a VM
+    /// may report oddly); the portable level is returned as it is. For the level's
+    /// [`design_caches`](Self::design_caches) the result is the constant. Defined for every
+    /// input (tiny caches give the smallest blocks).
     pub const fn for_caches(&self, caches: CacheSizes) -> GemmBlocking {
-        if !matches!(self.level, Level::Avx2) {
-            return *self;
+        match self.level {
+            Level::Avx2 => {
+                let e = self.elem.bytes();
+                let kc = clamp_down(caches.l1d / 64 * AVX2_KC_L1_64THS / (self.nr * e), 16, 64, 1024);
+                let mc = clamp_down(caches.l2 / 64 * AVX2_MC_L2_64THS / (kc * e), self.mr, self.mr, 4096);
+                GemmBlocking { kc, mc, ..*self }
+            }
+            Level::Avx512 => {
+                let l2_kib = caches.l2 >> 10;
+                let mc = clamp_down(
+                    self.mc.saturating_mul(l2_kib) / (AVX512_REFERENCE_CACHES.l2 >> 10),
+                    self.mr,
+                    self.mr,
+                    4096,
+                );
+                GemmBlocking { mc, ..*self }
+            }
+            Level::Portable => *self,
         }
-        let e = self.elem.bytes();
-        let kc = clamp_down(caches.l1d / 64 * AVX2_KC_L1_64THS / (self.nr * e), 16, 64, 1024);
-        let mc = clamp_down(caches.l2 / 64 * AVX2_MC_L2_64THS / (kc * e), self.mr, self.mr, 4096);
-        GemmBlocking { kc, mc, ..*self }
     }
 
     /// The caches the constant blocks of this level are for: [`AVX512_REFERENCE_CACHES`] for
@@ -648,14 +663,23 @@ mod tests {
     }
 
     #[test]
-    fn avx2_blocks_follow_the_caches() {
+    fn blocks_follow_the_caches() {
         for b in GEMM_BLOCKINGS {
             let e = b.elem.bytes();
             let mut by_l1 = std::collections::BTreeMap::<usize, usize>::new();
             for c in cache_sizes() {
                 let x = b.for_caches(c);
-                if b.level != Level::Avx2 {
-                    assert_eq!(x, b, "{b:?}: only AVX2 follows the caches");
+                if b.level == Level::Portable {
+                    assert_eq!(x, b, "{b:?}: the portable level does not follow the caches");
+                    continue;
+                }
+                if b.level == Level::Avx512 {
+                    // Only MC changes, in proportion to L2, and stays well formed.
+                    assert_eq!(GemmBlocking { mc: b.mc, ..x }, b, "{c}");
+                    assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
+                    let scaled = b.mc * (c.l2 >> 10) / (AVX512_REFERENCE_CACHES.l2 >> 10);
+                    assert!(x.mc == x.mr || x.mc <= scaled, "{c}: {x:?}");
+                    assert!(x.mc == 4096 || x.mc + x.mr > scaled, "{c}: {x:?}");
                     continue;
                 }
                 // Only the cache blocks change, and they stay well formed.
@@ -679,7 +703,7 @@ mod tests {
             }
         }
         // A larger L2 never gives a smaller MC (at one L1d, so one KC).
-        for b in [GEMM_AVX2_F32, GEMM_AVX2_F64] {
+        for b in [GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64] {
             let mcs: Vec<usize> = [64usize << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20]
                 .iter()
                 .map(|&l2| b.for_caches(CacheSizes { l1d: 32 << 10, l2, l3: 0 }).mc)

@@ -53,8 +53,8 @@ pub struct LevelSchedule {
     pub a_in_place: bool,
     /// The caches the blocks are for.
     pub caches: CacheSizes,
-    /// The caches are the ones CPUID reported (the AVX2 level's blocks recomputed from them
-    /// with [`GemmBlocking::for_caches`]), not the constants' design caches.
+    /// The caches are the ones CPUID reported (the level's blocks recomputed from them with
+    /// [`GemmBlocking::for_caches`]), not the constants' design caches.
     pub from_cpuid: bool,
 }
 
@@ -88,7 +88,7 @@ pub fn gemm_schedule(plan: &GemmPlan, elem: GemmElem) -> Result<GemmSchedule> {
 }
 
 /// The schedule of `plan` for `elem` as the engine runs it on a machine with `caches` (the
-/// AVX2 level's blocks from [`GemmBlocking::for_caches`], as the engine computes them from
+/// AVX2 and AVX-512 levels' blocks from [`GemmBlocking::for_caches`], as the engine computes them from
 /// [`detected_caches`](crate::gemm_blocking::detected_caches)); `None`: the constant blocks.
 pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSizes>) -> Result<GemmSchedule> {
     let (m, m_rest) = GemmPlan::split(&plan.m_leaves);
@@ -120,7 +120,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
         for level in [Level::Avx512, Level::Avx2, Level::Portable] {
             let constant = gemm_blocking(level, elem);
             let (blocking, caches, from_cpuid) = match caches {
-                Some(c) if level == Level::Avx2 => (constant.for_caches(c), c, true),
+                Some(c) if level != Level::Portable => (constant.for_caches(c), c, true),
                 _ => (constant, constant.design_caches(), false),
             };
             let blocks = blocking.blocks(um, un, uk);
@@ -205,9 +205,10 @@ impl fmt::Display for LevelSchedule {
         if self.from_cpuid {
             writeln!(
                 f,
-                "  caches (CPUID): L1d {}, L2 {}; KC and MC computed from them",
+                "  caches (CPUID): L1d {}, L2 {}; {} computed from them",
                 kib(self.caches.l1d),
-                kib(self.caches.l2)
+                kib(self.caches.l2),
+                if b.level == Level::Avx512 { "MC" } else { "KC and MC" }
             )?;
         } else if b.level != Level::Portable {
             writeln!(f, "  caches: {} (the {} reference caches the constant blocks are for)", self.caches, b.level)?;
@@ -418,6 +419,12 @@ mod tests {
         assert_eq!((s.levels[1].blocking.kc, s.levels[1].from_cpuid), (384, true));
         assert_eq!(s.levels[0].blocking, crate::gemm_blocking::GEMM_AVX512_F64);
         assert!(s.to_string().contains("caches (CPUID): L1d 48 KiB, L2 2 MiB"), "{s}");
+        // The AVX-512 level's MC follows L2 (its KC is the kernels' panel stride).
+        let half = CacheSizes { l1d: 32 << 10, l2: 1 << 20, l3: 0 };
+        let s = gemm_schedule_for(&plan, GemmElem::F64, Some(half)).unwrap();
+        let x = s.levels[0].blocking;
+        assert_eq!((x.kc, x.mc, s.levels[0].from_cpuid), (256, 128, true));
+        assert!(s.to_string().contains("L2 1 MiB; MC computed from them"), "{s}");
     }
 
     #[test]

@@ -487,8 +487,8 @@ pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isi
 #[inline(always)]
 pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let (mr, nr) = (K::MR, K::NR);
-    // The plan's blocking with the cache blocks of this machine's caches (AVX2; CPUID, read
-    // once), then blocks of equal size (a multiple of the tile) rather than full blocks and a
+    // The plan's blocking with the cache blocks of this machine's caches (CPUID, read once),
+    // then blocks of equal size (a multiple of the tile) rather than full blocks and a
     // thin rest.
     let plan = K::PLAN.on_this_machine();
     let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);

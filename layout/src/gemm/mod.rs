@@ -31,15 +31,18 @@
 //!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
 //!   gather otherwise; AVX2 packing is vector copies (step of k outermost) or 8×8 (f32) / 4×4
 //!   (f64) register transposes (no masked stores for B's 6-wide rows: they are microcoded on
-//!   AMD), the portable level copies or transposes in scalar blocks. The AVX2 cache blocks
-//!   come from the caches CPUID reports (`GemmBlocking::for_caches`, read once), the
-//!   constants (the blocks of the reference caches `AVX2_REFERENCE_CACHES`: 32 KiB L1d,
-//!   512 KiB L2) when it reports none. The loop nest is not a closure, so it inlines into each level's
+//!   AMD), the portable level copies or transposes in scalar blocks. The cache blocks
+//!   come from the caches CPUID reports (`GemmBlocking::for_caches`, read once: AVX2's KC
+//!   and MC, AVX-512's MC, its KC being the kernels' B panel stride), the constants (the
+//!   blocks of the level's reference caches, `AVX2_REFERENCE_CACHES` and
+//!   `AVX512_REFERENCE_CACHES`) when it reports none. The loop nest is not a closure, so it inlines into each level's
 //!   `#[target_feature]` entry with the packers' intrinsics. Edge panels are zero-padded;
 //!   edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
-//!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4.
+//!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4. The x86 kernels and packers are
+//!   written once over a SIMD trait implemented per level (`isa.rs`) and instantiated per
+//!   level and type.
 //! - With the `rayon` feature and `m·n·k ≥ 2²¹`, C is cut into a grid of `tm × tn` tasks
 //!   over the pool's threads, chosen from m, n and the thread count
 //!   (`layout_plan::gemm_grid`); each task runs the blocked loops on its block of C, and
