@@ -52,7 +52,8 @@ pub trait Isa<T>: Copy {
     /// The level's features; the mask's lanes writable at `p`.
     unsafe fn store_masked(p: *mut T, m: Self::M, v: Self::V);
 
-    /// The first `n ≤ LANES` elements at `p` (a plain load when `n = LANES`), zeros after.
+    /// The first `n ≤ LANES` elements at `p`, zeros after (by default a plain load when
+    /// `n = LANES`, else a masked one).
     /// # Safety
     /// The level's features; `n` elements readable at `p`.
     #[inline(always)]
@@ -60,7 +61,8 @@ pub trait Isa<T>: Copy {
         // SAFETY: the caller's: `n` readable elements, the mask's lanes.
         unsafe { if n >= Self::LANES { Self::load(p) } else { Self::load_masked(p, Self::mask(n)) } }
     }
-    /// Stores the first `n ≤ LANES` lanes of `v` at `p` (a plain store when `n = LANES`).
+    /// Stores the first `n ≤ LANES` lanes of `v` at `p` (by default a plain store when
+    /// `n = LANES`, else a masked one).
     /// # Safety
     /// The level's features; `n` elements writable at `p`.
     #[inline(always)]
@@ -159,6 +161,20 @@ macro_rules! avx512 {
             unsafe fn store_masked(p: *mut $t, m: $m, v: $v) {
                 // SAFETY: the caller's; masked-off lanes are not accessed.
                 unsafe { $mstore(p, m, v) }
+            }
+            // Always masked: a mask register costs nothing here, and a run-time `n` would
+            // otherwise be a branch per load.
+            #[inline]
+            #[target_feature(enable = "avx512f")]
+            unsafe fn load_n(p: *const $t, n: usize) -> $v {
+                // SAFETY: the caller's: `n` readable elements, the mask's lanes.
+                unsafe { $mload(<Self as Isa<$t>>::mask(n), p) }
+            }
+            #[inline]
+            #[target_feature(enable = "avx512f")]
+            unsafe fn store_n(p: *mut $t, n: usize, v: $v) {
+                // SAFETY: the caller's: `n` writable elements, the mask's lanes.
+                unsafe { $mstore(p, <Self as Isa<$t>>::mask(n), v) }
             }
         }
     };
