@@ -99,6 +99,10 @@ pub struct GemmBlocking {
     /// The narrower kernels an edge tile of fewer columns runs, narrowest first (each takes
     /// the tiles of at most that many columns); wider edge tiles run the full kernel.
     pub narrow_nr: &'static [usize],
+    /// The shorter kernels an edge tile of fewer rows runs (each takes the tiles of at most
+    /// that many rows, at any width; one vector of rows: no multiply-adds on the padding of a
+    /// half-empty tile); taller edge tiles run the full kernel with masked stores.
+    pub narrow_mr: &'static [usize],
     /// The order of the elements inside a packed B micro-panel.
     pub b_order: BPanelOrder,
     /// How the panels are packed at this level.
@@ -215,6 +219,7 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     mc: 512,
     nc: 4080,
     narrow_nr: &[4, 8],
+    narrow_mr: &[16],
     b_order: BPanelOrder::Columns,
     packer: Packer::Simd,
     direct_mr: 32,
@@ -233,6 +238,7 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     mc: 256,
     nc: 4080,
     narrow_nr: &[4, 8],
+    narrow_mr: &[8],
     b_order: BPanelOrder::Columns,
     packer: Packer::Simd,
     direct_mr: 16,
@@ -252,6 +258,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     mc: 128,
     nc: 4080,
     narrow_nr: &[3],
+    narrow_mr: &[],
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 16,
@@ -270,6 +277,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     mc: 128,
     nc: 4080,
     narrow_nr: &[3],
+    narrow_mr: &[],
     b_order: BPanelOrder::Rows,
     packer: Packer::Transposes,
     direct_mr: 8,
@@ -287,6 +295,7 @@ pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
     mc: 128,
     nc: 4096,
     narrow_nr: &[],
+    narrow_mr: &[],
     b_order: BPanelOrder::Rows,
     packer: Packer::Scalar,
     direct_mr: 16,
@@ -304,6 +313,7 @@ pub const GEMM_PORTABLE_F64: GemmBlocking = GemmBlocking {
     mc: 128,
     nc: 4096,
     narrow_nr: &[],
+    narrow_mr: &[],
     b_order: BPanelOrder::Rows,
     packer: Packer::Scalar,
     direct_mr: 8,
@@ -638,6 +648,8 @@ mod tests {
             assert_eq!(GEMM_PAR_GRAIN_M % b.mr, 0, "{b:?}");
             assert_eq!(GEMM_PAR_GRAIN_N % b.nr, 0, "{b:?}");
             assert!(b.narrow_nr.windows(2).all(|w| w[0] < w[1]) && b.narrow_nr.iter().all(|&w| 0 < w && w < b.nr));
+            assert!(b.narrow_mr.windows(2).all(|w| w[0] < w[1]));
+            assert!(b.narrow_mr.iter().all(|&h| 0 < h && h < b.mr && h.is_multiple_of(b.lanes)), "{b:?}");
             assert_eq!(gemm_blocking(b.level, b.elem), b);
             if b.level != Level::Portable {
                 // FMA latency 4 × 2 ports: at least 8 independent accumulators; fewer loads than FMAs.

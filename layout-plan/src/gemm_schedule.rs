@@ -262,6 +262,12 @@ impl fmt::Display for LevelSchedule {
         } else {
             format!("rows past mr < {} masked in the stores", b.mr)
         };
+        let rows = if b.narrow_mr.is_empty() {
+            rows
+        } else {
+            let list = b.narrow_mr.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+            format!("{rows}; tiles of at most {list} rows run the kernels of that many rows")
+        };
         let cols = if b.narrow_nr.is_empty() {
             String::new()
         } else {

@@ -193,6 +193,10 @@ pub trait Kernel<T> {
     /// (checked against the plan in tests).
     #[cfg(test)]
     const NARROW: &'static [usize] = &[];
+    /// The heights of the shorter edge kernels `micro` dispatches to, shortest first
+    /// (checked against the plan in tests).
+    #[cfg(test)]
+    const NARROW_MR: &'static [usize] = &[];
     /// Rows of the register tile (a multiple of the vector width).
     const MR: usize = Self::PLAN.mr;
     /// Columns of the register tile.
@@ -749,6 +753,7 @@ pub fn assert_agrees<T: GemmScalar, K: Kernel<T>>(level: layout_plan::Level, dir
     assert_eq!(K::PLAN, plan);
     assert_eq!((K::MR, K::NR, K::KC), (plan.mr, plan.nr, plan.kc), "{plan:?}");
     assert_eq!(K::NARROW, plan.narrow_nr, "{plan:?}");
+    assert_eq!(K::NARROW_MR, plan.narrow_mr, "{plan:?}");
     assert_eq!(K::MICRO_B, plan.b_order == layout_plan::gemm_blocking::BPanelOrder::Columns, "{plan:?}");
     assert_eq!(direct, (plan.direct_mr, plan.direct_nr), "{plan:?}");
     for kc in [1, plan.kc / 2, plan.kc] {

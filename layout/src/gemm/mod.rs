@@ -40,7 +40,9 @@
 //!   edge tiles run a narrower kernel (4 or 8 of 12 columns on AVX-512, 3 of 6
 //!   on AVX2) with masked stores of the rows.
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
-//!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4. The x86 kernels and packers are
+//!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4; at AVX-512 an edge tile of at most
+//!   one vector of rows runs a kernel of one vector (no multiply-adds on the zero padding);
+//!   the x86 kernels prefetch A 8 steps of k ahead. The x86 kernels and packers are
 //!   written once over a SIMD trait implemented per level (`isa.rs`) and instantiated per
 //!   level and type.
 //! - With the `rayon` feature and `m·n·k ≥ 2²¹`, C is cut into a grid of `tm × tn` tasks

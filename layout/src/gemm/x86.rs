@@ -19,12 +19,15 @@ macro_rules! unroll {
     };
 }
 
+/// How many steps of k ahead the micro-kernels prefetch A.
+const PF_A: isize = 8;
+
 /// The largest register tile in elements (AVX-512 f32's 32×12): the write-back buffer.
 const MAX_TILE: usize = 32 * 12;
 
 /// The micro-kernel of `MV` vectors of rows by `NR` columns (see [`Kernel::micro`]): per step
 /// of k, `MV` loads of A, `NR` broadcasts of B and `MV·NR` FMAs into accumulators held in
-/// registers. `B(p, j)` is at `b + p·BS + j·BJ` (a packed panel's strides: AVX-512 panels
+/// registers, and a prefetch of A [`PF_A`] steps ahead. `B(p, j)` is at `b + p·BS + j·BJ` (a packed panel's strides: AVX-512 panels
 /// `(KC, 1)`, AVX2 ones `(1, NR)`), or at `b + p + j·b_cs` when `IN_PLACE` (a column-major B
 /// read in place, [`Kernel::micro_b`]). A full tile with `c_rs = 1` is written back with
 /// vector loads and stores, an edge tile with masked ones, others through a buffer.
@@ -68,6 +71,13 @@ unsafe fn micro<
     // the panels (the caller's bound).
     unsafe {
         for _ in 0..kc {
+            // Prefetch A `PF_A` steps ahead: the lines of its panel row (packed: contiguous;
+            // in place: one column of A per step, a page apart).
+            unroll!(q in [0 1 2 3] {
+                if q < MV * l * core::mem::size_of::<T>() / 64 {
+                    _mm_prefetch::<_MM_HINT_T0>(a.wrapping_offset(PF_A * a_cs).cast::<i8>().wrapping_add(q * 64));
+                }
+            });
             let mut av = [z; MV];
             unroll!(i in [0 1 2 3] { if i < MV { av[i] = I::load(a.add(i * l)); } });
             unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
@@ -306,10 +316,14 @@ instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
     micro_avx512_f32_n8(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 8, 384, 1, false>;
     micro_avx512_f32_n4(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 4, 384, 1, false>;
     micro_b_avx512_f32(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 0, 0, true>;
+    micro_avx512_f32_m1(t: MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 384, 1, false>;
+    micro_b_avx512_f32_m1(t: MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 0, 0, true>;
     micro_avx512_f64(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 256, 1, false>;
     micro_avx512_f64_n8(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, 256, 1, false>;
     micro_avx512_f64_n4(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, 256, 1, false>;
     micro_b_avx512_f64(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 0, 0, true>;
+    micro_avx512_f64_m1(t: MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 256, 1, false>;
+    micro_b_avx512_f64_m1(t: MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 0, 0, true>;
     direct_avx512_f32(t: MicroArgs<f32>) = direct_kernel::<f32, Avx512>;
     direct_avx512_f64(t: MicroArgs<f64>) = direct_kernel::<f64, Avx512>;
     pack_avx512_f32(w: usize, dst: *mut f32, src: *const f32, s_i: isize, s_p: isize, len: usize, kc: usize) =
@@ -474,6 +488,11 @@ unsafe fn pack_a_avx512<T: GemmScalar, I: Transpose<T>>(
                 for p in 0..kc {
                     let sp = s.offset(p as isize * s_p);
                     let dp = d.add(p * w);
+                    // Prefetch the column `PF_A` steps on (a page apart for a large `lda`).
+                    let ahead = sp.wrapping_offset(PF_A * s_p).cast::<i8>();
+                    for q in 0..(rows * core::mem::size_of::<T>()).div_ceil(64) {
+                        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(q * 64));
+                    }
                     for ch in 0..chunks {
                         I::store_masked(dp.add(ch * l), sm[ch], I::load_masked(sp.add(ch * l), lm[ch]));
                     }
@@ -593,11 +612,13 @@ mod pack_avx2;
 pub(super) mod parts;
 
 /// A level's [`Kernel`] and [`Direct`] for one element type: its blocking in the plan, its
-/// edge table (the micro-kernels by width, narrowest first, the full tile last: a tile runs
-/// the first that covers its columns), its direct kernel and packers.
+/// edge tables (the kernels of fewer rows, shortest first, which a tile of at most that many
+/// rows runs at any width; then the kernels by width, narrowest first, the full tile last: a
+/// tile runs the first that covers its columns), its direct kernel and packers.
 macro_rules! kernel {
-    ($k:ty, $t:ty, $plan:path, edges [$($w:literal => $micro:ident),*], direct $direct:ident, pack $pack:ident
-     $(, pack_b $pack_b:ident, micro_b $micro_b:ident)?) => {
+    ($k:ty, $t:ty, $plan:path, rows [$($h:literal => $rm:ident),*], edges [$($w:literal => $micro:ident),*],
+     direct $direct:ident, pack $pack:ident
+     $(, pack_b $pack_b:ident, micro_b $micro_b:ident [$($hb:literal => $rmb:ident),*])?) => {
         impl Kernel<$t> for $k {
             const PLAN: GemmBlocking = $plan;
             #[cfg(test)]
@@ -605,17 +626,28 @@ macro_rules! kernel {
                 const W: &[usize] = &[$($w),*];
                 W.split_last().unwrap().1
             };
+            #[cfg(test)]
+            const NARROW_MR: &'static [usize] = &[$($h),*];
 
             // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
             #[inline(always)]
             unsafe fn micro(t: MicroArgs<$t>) {
+                const ROWS: &[(usize, Micro<$t>)] = &[$(($h, $rm)),*];
                 const EDGES: &[(usize, Micro<$t>)] = &[$(($w, $micro)),*];
                 const { assert!(EDGES[EDGES.len() - 1].0 == $plan.nr) };
+                for &(h, f) in ROWS {
+                    if t.mr <= h {
+                        // SAFETY: the caller's bounds (`mr ≤ h`: the kernel covers the tile's
+                        // rows, and every column of the packed panel); the kernels run only
+                        // from the entries of their level, which run only when the CPU has
+                        // the features.
+                        return unsafe { f(t) };
+                    }
+                }
                 for &(w, f) in EDGES {
                     if t.nr <= w {
                         // SAFETY: the caller's bounds (`nr ≤ w`: the kernel covers the tile);
-                        // the kernels run only from the entries of their level, which run only
-                        // when the CPU has the features.
+                        // as above.
                         return unsafe { f(t) };
                     }
                 }
@@ -627,8 +659,17 @@ macro_rules! kernel {
             // SAFETY contract: `Kernel::micro_b`'s (B's `kc × NR` block and C's tile are in bounds).
             #[inline(always)]
             unsafe fn micro_b(t: MicroArgs<$t>) {
+                const ROWS: &[(usize, Micro<$t>)] = &[$(($hb, $rmb)),*];
+                let t = MicroArgs { nr: <Self as Kernel<$t>>::NR, ..t };
+                for &(h, f) in ROWS {
+                    if t.mr <= h {
+                        // SAFETY: the caller's bounds (`mr ≤ h`); runs only from the entries
+                        // of its level.
+                        return unsafe { f(t) };
+                    }
+                }
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
-                unsafe { $micro_b(MicroArgs { nr: <Self as Kernel<$t>>::NR, ..t }) }
+                unsafe { $micro_b(t) }
             }
 
             // SAFETY contract: `Kernel::pack_b`'s (the panel's source and destination are in bounds).
@@ -662,19 +703,25 @@ macro_rules! kernel {
     };
 }
 
-kernel!(Avx512, f32, GEMM_AVX512_F32, edges [4 => micro_avx512_f32_n4, 8 => micro_avx512_f32_n8, 12 => micro_avx512_f32],
-    direct direct_avx512_f32, pack pack_avx512_f32, pack_b pack_b_avx512_f32, micro_b micro_b_avx512_f32);
-kernel!(Avx512, f64, GEMM_AVX512_F64, edges [4 => micro_avx512_f64_n4, 8 => micro_avx512_f64_n8, 12 => micro_avx512_f64],
-    direct direct_avx512_f64, pack pack_avx512_f64, pack_b pack_b_avx512_f64, micro_b micro_b_avx512_f64);
+// One vector of rows for the edge tiles of at most 16 (f32) or 8 (f64) rows, at full width,
+// over packed B panels and over B in place.
+kernel!(Avx512, f32, GEMM_AVX512_F32, rows [16 => micro_avx512_f32_m1],
+    edges [4 => micro_avx512_f32_n4, 8 => micro_avx512_f32_n8, 12 => micro_avx512_f32],
+    direct direct_avx512_f32, pack pack_avx512_f32, pack_b pack_b_avx512_f32,
+    micro_b micro_b_avx512_f32 [16 => micro_b_avx512_f32_m1]);
+kernel!(Avx512, f64, GEMM_AVX512_F64, rows [8 => micro_avx512_f64_m1],
+    edges [4 => micro_avx512_f64_n4, 8 => micro_avx512_f64_n8, 12 => micro_avx512_f64],
+    direct direct_avx512_f64, pack pack_avx512_f64, pack_b pack_b_avx512_f64,
+    micro_b micro_b_avx512_f64 [8 => micro_b_avx512_f64_m1]);
 // The AVX-512 B panels' column stride is `KC` (the `384`, `256` of the micro-kernels and the
 // B packers above).
 const _: () = assert!(<Avx512 as Kernel<f32>>::KC == 384 && <Avx512 as Kernel<f64>>::KC == 256);
 
 // AVX2 packs A and B with the same packer (`pack_b` defaults to `pack` with `NR` rows).
-kernel!(Avx2, f32, GEMM_AVX2_F32, edges [3 => micro_avx2_f32_n3, 6 => micro_avx2_f32], direct direct_avx2_f32,
-    pack pack_avx2_f32);
-kernel!(Avx2, f64, GEMM_AVX2_F64, edges [3 => micro_avx2_f64_n3, 6 => micro_avx2_f64], direct direct_avx2_f64,
-    pack pack_avx2_f64);
+kernel!(Avx2, f32, GEMM_AVX2_F32, rows [], edges [3 => micro_avx2_f32_n3, 6 => micro_avx2_f32],
+    direct direct_avx2_f32, pack pack_avx2_f32);
+kernel!(Avx2, f64, GEMM_AVX2_F64, rows [], edges [3 => micro_avx2_f64_n3, 6 => micro_avx2_f64],
+    direct direct_avx2_f64, pack pack_avx2_f64);
 // The AVX2 B panels hold `NR = 6` elements per step of k (the `1, 6` of the micro-kernels).
 const _: () = assert!(<Avx2 as Kernel<f32>>::NR == 6 && <Avx2 as Kernel<f64>>::NR == 6);
 
