@@ -768,4 +768,95 @@ mod tests {
         assert_agrees::<f32, Avx2>(GemmLevel::Avx2, direct::<f32, Avx2>());
         assert_agrees::<f64, Avx2>(GemmLevel::Avx2, direct::<f64, Avx2>());
     }
+
+    /// Every tile shape of a level's kernel (its edge tables by rows and by width), C with a
+    /// unit and a non-unit row stride, β zero and not, B packed and (where the level has it)
+    /// read in place, against the sum over the same panels; the elements of C outside the
+    /// tile stay as they were.
+    fn every_tile<T: GemmScalar + From<f32>, K: Kernel<T>>() {
+        let (mr_full, nr_full, kc) = (K::MR, K::NR, 7usize);
+        let a: Vec<T> = (0..mr_full * kc).map(|x| T::from(((x * 7) % 11) as f32 - 5.0)).collect();
+        // B column-major, `kc × NR`: `B(p, j) = b[p + j·kc]`.
+        let b: Vec<T> = (0..kc * nr_full).map(|x| T::from(((x * 5) % 13) as f32 - 6.0)).collect();
+        let mut packed = vec![T::ZERO; K::b_panel(kc)];
+        // SAFETY: the CPU has the level's features (the caller checks); the block is the
+        // `kc × NR` elements of `b`, the panel `b_panel(kc)` elements.
+        unsafe { K::pack_b(packed.as_mut_ptr(), b.as_ptr(), kc as isize, 1, nr_full, kc) };
+        let (alpha, sentinel) = (T::from(3.0), T::from(1000.0));
+        for mr in 1..=mr_full {
+            for nr in 1..=nr_full {
+                for rs in [1usize, 2] {
+                    for beta in [T::ZERO, T::from(2.0)] {
+                        let cs = rs * mr_full + 3;
+                        let old = |i: usize| T::from((i % 17) as f32);
+                        let want = |c: &[T], what: &str| {
+                            for (x, &got) in c.iter().enumerate() {
+                                let (i, j) = (x % cs, x / cs);
+                                let want = if i % rs == 0 && i / rs < mr && j < nr {
+                                    let mut sum = T::ZERO;
+                                    for p in 0..kc {
+                                        sum = sum + a[p * mr_full + i / rs] * b[p + j * kc];
+                                    }
+                                    alpha * sum + beta * old(x)
+                                } else {
+                                    old(x) + sentinel
+                                };
+                                assert!(got == want, "{what}: mr {mr} nr {nr} rs {rs} beta {beta:?}: C[{i}, {j}]");
+                            }
+                        };
+                        let fill = || -> Vec<T> {
+                            (0..cs * nr_full)
+                                .map(|x| {
+                                    let (i, j) = (x % cs, x / cs);
+                                    if i % rs == 0 && i / rs < mr && j < nr { old(x) } else { old(x) + sentinel }
+                                })
+                                .collect()
+                        };
+                        let mut c = fill();
+                        let t = MicroArgs {
+                            k: kc,
+                            a: a.as_ptr(),
+                            a_cs: mr_full as isize,
+                            b: packed.as_ptr(),
+                            b_rs: 0,
+                            b_cs: 0,
+                            c: c.as_mut_ptr(),
+                            c_rs: rs as isize,
+                            c_cs: cs as isize,
+                            mr,
+                            nr,
+                            alpha,
+                            beta,
+                        };
+                        // SAFETY: the features (the caller's); the A panel holds `MR·kc`
+                        // elements (step `MR`), the B panel `b_panel(kc)`; the tile's `mr × nr`
+                        // elements at `i·rs + j·cs` lie in `c` (`(mr-1)·rs < cs`), distinct.
+                        unsafe { K::micro(t) };
+                        want(&c, "packed B");
+                        if K::MICRO_B && nr == nr_full {
+                            let mut c = fill();
+                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
+                            // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` lie in `b`.
+                            unsafe { K::micro_b(t) };
+                            want(&c, "B in place");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_edge_tile_agrees_with_the_sum() {
+        use crate::kernels::{Level, level};
+        // Each level only where the CPU has it (`level()` never exceeds what was detected).
+        if level() == Level::Avx512 {
+            every_tile::<f32, Avx512>();
+            every_tile::<f64, Avx512>();
+        }
+        if level() >= Level::Avx2 {
+            every_tile::<f32, Avx2>();
+            every_tile::<f64, Avx2>();
+        }
+    }
 }
