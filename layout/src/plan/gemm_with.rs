@@ -137,9 +137,8 @@ pub fn gemm_with<T, A, B, C, F>(
     C: TrustedLayout + PartialEq,
     F: Fn(T, usize, usize) -> T + Sync,
 {
-    match GemmPlan::new(a.layout(), b.layout(), c.layout()) {
-        Ok(plan) => plan.execute_with(alpha, a, b, beta, c, Some(&f)),
-        Err(e) => panic!("{e}"),
+    if let Err(e) = try_gemm_with(alpha, a, b, beta, c, f) {
+        panic!("{e}");
     }
 }
 
@@ -197,9 +196,8 @@ pub fn gemm_batched_with<T, A, B, C, F>(
     C: TrustedLayout + PartialEq,
     F: Fn(T, usize, usize, usize) -> T + Sync,
 {
-    match GemmPlan::new(a.layout(), b.layout(), c.layout()) {
-        Ok(plan) => plan.execute_with(alpha, a, b, beta, c, Some(&Batched(f))),
-        Err(e) => panic!("{e}"),
+    if let Err(e) = try_gemm_batched_with(alpha, a, b, beta, c, f) {
+        panic!("{e}");
     }
 }
 
