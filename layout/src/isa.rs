@@ -120,12 +120,14 @@ macro_rules! avx512 {
             unsafe fn splat(x: $t) -> $v {
                 $set1(x)
             }
+            // SAFETY contract: the level's features; `LANES` elements readable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn load(p: *const $t) -> $v {
                 // SAFETY: the caller's: `LANES` readable elements at `p`.
                 unsafe { $load(p) }
             }
+            // SAFETY contract: the level's features; `LANES` elements writable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn store(p: *mut $t, v: $v) {
@@ -150,12 +152,14 @@ macro_rules! avx512 {
             unsafe fn mask(n: usize) -> $m {
                 (((1u32 << n.min($lanes)) - 1) as $m)
             }
+            // SAFETY contract: the level's features; the mask's lanes readable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn load_masked(p: *const $t, m: $m) -> $v {
                 // SAFETY: the caller's; masked-off lanes are not accessed.
                 unsafe { $mload(m, p) }
             }
+            // SAFETY contract: the level's features; the mask's lanes writable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn store_masked(p: *mut $t, m: $m, v: $v) {
@@ -164,12 +168,14 @@ macro_rules! avx512 {
             }
             // Always masked: a mask register costs nothing here, and a run-time `n` would
             // otherwise be a branch per load.
+            // SAFETY contract: the level's features; `n` elements readable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn load_n(p: *const $t, n: usize) -> $v {
                 // SAFETY: the caller's: `n` readable elements, the mask's lanes.
                 unsafe { $mload(<Self as Isa<$t>>::mask(n), p) }
             }
+            // SAFETY contract: the level's features; `n` elements writable at `p`.
             #[inline]
             #[target_feature(enable = "avx512f")]
             unsafe fn store_n(p: *mut $t, n: usize, v: $v) {
@@ -233,12 +239,14 @@ macro_rules! avx2 {
             unsafe fn splat(x: $t) -> $v {
                 $set1(x)
             }
+            // SAFETY contract: the level's features; `LANES` elements readable at `p`.
             #[inline]
             #[target_feature(enable = "avx2,fma")]
             unsafe fn load(p: *const $t) -> $v {
                 // SAFETY: the caller's: `LANES` readable elements at `p`.
                 unsafe { $load(p) }
             }
+            // SAFETY contract: the level's features; `LANES` elements writable at `p`.
             #[inline]
             #[target_feature(enable = "avx2,fma")]
             unsafe fn store(p: *mut $t, v: $v) {
@@ -265,12 +273,14 @@ macro_rules! avx2 {
                 // SAFETY: `w ≤ 8`: the 8 words from index `8 - w` lie in the 16 of the table.
                 unsafe { _mm256_loadu_si256(AVX2_MASK.as_ptr().add(8 - w).cast()) }
             }
+            // SAFETY contract: the level's features; the mask's lanes readable at `p`.
             #[inline]
             #[target_feature(enable = "avx2,fma")]
             unsafe fn load_masked(p: *const $t, m: __m256i) -> $v {
                 // SAFETY: the caller's; masked-off lanes are not accessed.
                 unsafe { $mload(p, m) }
             }
+            // SAFETY contract: the level's features; the mask's lanes writable at `p`.
             #[inline]
             #[target_feature(enable = "avx2,fma")]
             unsafe fn store_masked(p: *mut $t, m: __m256i, v: $v) {

@@ -182,6 +182,10 @@ pub struct MicroArgs<T> {
 }
 
 /// A micro-kernel as a function pointer (the edge tables, the bench crate's harness).
+///
+/// # Safety
+/// A call has [`Kernel::micro`]'s contract for the kernel's tile and level (SAFETY: its
+/// panels, C's tile and the CPU's features are the caller's to vouch for).
 pub type Micro<T> = unsafe fn(MicroArgs<T>);
 
 /// A level's micro-kernel and blocking.

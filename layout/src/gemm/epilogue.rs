@@ -314,6 +314,7 @@ unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
 }
 
 impl<T: Copy, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
+    // SAFETY contract: `TileFn::tile`'s (the `mr × nr` elements of C at `i·rs + j·cs` are valid).
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords) {
         // SAFETY: the caller's; `self.level` is a value of `level()`.
         unsafe { dispatch(self.level, self.e, self.l, c, rs, cs, mr, nr, at) }

@@ -123,7 +123,7 @@ pub fn micro_kernels_f64() -> Vec<MicroKernel<f64>> {
 pub struct Packer {
     pub(crate) name: &'static str,
     /// A packer with the contract of the engine's `pack` at `s_p = 1`, whose features the
-    /// CPU has.
+    /// CPU has (SAFETY: [`Packer::run`] checks the buffers' lengths before the call).
     pub(crate) f: unsafe fn(usize, *mut f32, *const f32, isize, usize, usize),
 }
 
@@ -232,6 +232,7 @@ mod tests {
     }
 
     /// A `Micro` that is never called (the run panics first).
+    // SAFETY contract: none; it never touches memory.
     unsafe fn never(_: MicroArgs<f32>) {
         unreachable!()
     }

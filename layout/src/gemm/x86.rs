@@ -364,11 +364,13 @@ trait Transpose<T>: Isa<T> {
 
 impl Transpose<f32> for Avx512 {
     type Block = [__m512; 16];
+    // SAFETY contract: the level's features (the callers').
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn zeros() -> Self::Block {
         [_mm512_setzero_ps(); 16]
     }
+    // SAFETY contract: the level's features (the callers'); no memory access.
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn transpose(r: &mut Self::Block) {
@@ -378,11 +380,13 @@ impl Transpose<f32> for Avx512 {
 
 impl Transpose<f64> for Avx512 {
     type Block = [__m512d; 8];
+    // SAFETY contract: the level's features (the callers').
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn zeros() -> Self::Block {
         [_mm512_setzero_pd(); 8]
     }
+    // SAFETY contract: the level's features (the callers'); no memory access.
     #[inline]
     #[target_feature(enable = "avx512f")]
     unsafe fn transpose(r: &mut Self::Block) {

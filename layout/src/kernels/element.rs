@@ -25,6 +25,7 @@ pub(crate) mod sealed {
     }
 
     impl Sealed for f32 {
+        // SAFETY contract: `Sealed::sum_run`'s (the CPU has the features of `level`).
         #[inline]
         unsafe fn sum_run(level: Level, s: &[f32]) -> f32 {
             // SAFETY: the caller guarantees the CPU supports `level`.
@@ -33,6 +34,7 @@ pub(crate) mod sealed {
     }
 
     impl Sealed for f64 {
+        // SAFETY contract: `Sealed::sum_run`'s (the CPU has the features of `level`).
         #[inline]
         unsafe fn sum_run(level: Level, s: &[f64]) -> f64 {
             // SAFETY: the caller guarantees the CPU supports `level`.

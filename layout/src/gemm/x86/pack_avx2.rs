@@ -88,11 +88,13 @@ unsafe fn store2_pd(p: *mut f64, v: __m256d) {
 
 impl Transpose<f32> for Avx2 {
     type Block = [__m256; 8];
+    // SAFETY contract: the level's features (the callers').
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn zeros() -> Self::Block {
         [_mm256_setzero_ps(); 8]
     }
+    // SAFETY contract: the level's features (the callers'); no memory access.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn transpose(r: &mut Self::Block) {
@@ -102,11 +104,13 @@ impl Transpose<f32> for Avx2 {
 
 impl Transpose<f64> for Avx2 {
     type Block = [__m256d; 4];
+    // SAFETY contract: the level's features (the callers').
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn zeros() -> Self::Block {
         [_mm256_setzero_pd(); 4]
     }
+    // SAFETY contract: the level's features (the callers'); no memory access.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn transpose(r: &mut Self::Block) {
@@ -127,6 +131,7 @@ pub(super) trait Part<T>: Transpose<T> {
 
 impl Part<f32> for Avx2 {
     const PART: usize = 6;
+    // SAFETY contract: AVX2; `PART` elements writable at `p`.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn store_part(p: *mut f32, v: __m256) {
@@ -137,6 +142,7 @@ impl Part<f32> for Avx2 {
 
 impl Part<f64> for Avx2 {
     const PART: usize = 2;
+    // SAFETY contract: AVX2; `PART` elements writable at `p`.
     #[inline]
     #[target_feature(enable = "avx2")]
     unsafe fn store_part(p: *mut f64, v: __m256d) {
