@@ -67,6 +67,10 @@ snapshot!(
 );
 snapshot!(copy_undecided_over_symbols, "pub S = (M,N):(LDS,LDT);\npub D = (M,N):(LDD,1);\npub fn gather = copy(S, D);");
 snapshot!(
+    copy_overlapping_over_symbols,
+    "pub S = (M,N):(1,LDS);\npub Lane = (M,N):(1,0);\npub fn last_column = copy(S, Lane, overlapping);"
+);
+snapshot!(
     gemm_over_symbols,
     "pub A = (M,K):(1,LDA);\npub B = (N,K):(LDB,1);\npub C = (M,N):(1,LDC);\npub fn sgemm = gemm(f32, A, B, C);"
 );

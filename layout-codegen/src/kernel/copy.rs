@@ -32,6 +32,10 @@ pub struct CopyItem {
     pub plan: Option<CopyPlan>,
 }
 
+/// The error at a third argument of `copy` that is not `overlapping`.
+pub const THIRD_ARGUMENT: &str = "the third argument of `copy` can only be `overlapping` (the destination may write \
+                                  one place more than once; the last write wins)";
+
 /// Evaluates `copy(SRC, DST[, overlapping])` (the arguments of the call).
 pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<CopyItem> {
     if !(2..=3).contains(&args.len()) {
@@ -43,9 +47,7 @@ pub fn evaluate(args: &[Expr], expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) 
         None => false,
         Some(Expr { kind: ExprKind::Name(n), .. }) if n == "overlapping" => true,
         Some(e) => {
-            let message = "the third argument of `copy` can only be `overlapping` (the destination may write one \
-                           place more than once; the last write wins)";
-            cx.error(expr.error_at(e.span.start, e.span.end, message));
+            cx.error(expr.error_at(e.span.start, e.span.end, THIRD_ARGUMENT));
             return None;
         }
     };

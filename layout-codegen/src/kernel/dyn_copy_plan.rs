@@ -37,7 +37,7 @@ fn unit_mode(modes: &[TileMode]) -> Option<usize> {
 /// The body of a copy item over rank-2 flat operands with the same extents and a static
 /// unit-stride mode on each side; `None` leaves the copy to the run-time plan.
 pub fn copy_shape(k: &DynKernel) -> Option<CopyShape> {
-    if k.kind != DynKind::Copy {
+    if k.kind != DynKind::Copy || k.overlapping {
         return None;
     }
     let (s, d) = (k.operands[0].tile.as_deref()?, k.operands[1].tile.as_deref()?);

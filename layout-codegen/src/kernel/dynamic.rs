@@ -78,6 +78,9 @@ pub struct DynKernel {
     pub shared: Vec<(String, usize, usize)>,
     /// Whether the operands have a batch mode (a GEMM of rank 3).
     pub batched: bool,
+    /// A copy whose destination may write a place more than once (`overlapping`): planned
+    /// at run time in index order, the last write winning.
+    pub overlapping: bool,
 }
 
 /// Whether some operand names an item with symbols or is written with symbols.
@@ -237,7 +240,7 @@ pub fn evaluate(
             }
         }
     }
-    Some(DynKernel { kind, operands: out, shared, batched: ranks.get(2) == Some(&3) })
+    Some(DynKernel { kind, operands: out, shared, batched: ranks.get(2) == Some(&3), overlapping: false })
 }
 
 /// An operand written inline: its layout over symbols (or static) as a hidden item, and where

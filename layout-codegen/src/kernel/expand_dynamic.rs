@@ -49,11 +49,12 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
                 {
+                    let run = if k.overlapping { quote!(copy_cached_overlapping) } else { quote!(copy_cached) };
                     let planned = quote! {
                         ::std::thread_local! {
                             static #cache: #p::CopyCache<#s, #d> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
                         }
-                        #p::copy_cached(&#cache, #src, #dst)
+                        #p::#run(&#cache, #src, #dst)
                     };
                     match crate::kernel::dyn_copy_plan::copy_shape(k) {
                         Some(shape) => {
@@ -63,9 +64,14 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                     }
                 },
                 format!(
-                    " Copies a tensor over `{}` into a tensor over `{}`: `dst[D(i)] = src[S(i)]` for every index `i`.",
+                    " Copies a tensor over `{}` into a tensor over `{}`: `dst[D(i)] = src[S(i)]` for every index `i`{}",
                     shown(&k.operands[0]),
-                    shown(&k.operands[1])
+                    shown(&k.operands[1]),
+                    if k.overlapping {
+                        " in index order: where the destination writes a place more than once, the last write wins."
+                    } else {
+                        "."
+                    }
                 ),
             )
         }
@@ -139,11 +145,16 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
     let inline_doc: Vec<String> = Some(inline_doc).filter(|d| !d.is_empty()).into_iter().collect();
     let panics = format!(
         " At the caller's line, with the message of the error [`{try_name}`] returns: a shared symbol \
-         with two values, {}or layouts the plan rejects (sizes that differ, a destination that writes one place twice).",
+         with two values, {}or layouts the plan rejects ({}).",
         if k.operands.iter().any(|o| o.inline.is_some()) {
             "a tensor whose layout is not its inline operand's pattern, "
         } else {
             ""
+        },
+        if k.overlapping {
+            "sizes that differ"
+        } else {
+            "sizes that differ, a destination that writes one place twice"
         }
     );
     let try_doc = format!(" `{name}`, with the error returned instead of a panic.");

@@ -77,11 +77,13 @@ pub fn evaluate(expr: &ExprTokens, scope: &Scope, cx: &mut Ctxt) -> Option<Kerne
             dynamic::evaluate(DynKind::Copy, &operands, expr, scope, cx).map(|k| Kernel::Dynamic(Box::new(k)))
         }
         "copy" if args.len() == 3 && dynamic(&args[..2]) => {
-            let message = "`overlapping` is for copies of static layouts; a copy over layouts with symbols needs a \
-                           destination that writes each place once: drop `overlapping`, or copy static tiles, \
-                           `pub fn NAME = copy(TILE, BCAST, overlapping);` over static layouts";
-            cx.error(expr.error_at(args[2].span.start, args[2].span.end, message));
-            None
+            if !matches!(&args[2].kind, ExprKind::Name(n) if n == "overlapping") {
+                cx.error(expr.error_at(args[2].span.start, args[2].span.end, copy::THIRD_ARGUMENT));
+                return None;
+            }
+            let operands = [(&args[0], "source"), (&args[1], "destination")];
+            let k = dynamic::evaluate(DynKind::Copy, &operands, expr, scope, cx);
+            k.map(|k| Kernel::Dynamic(Box::new(dynamic::DynKernel { overlapping: true, ..k })))
         }
         "gemm" if args.len() == 4 && dynamic(&args[1..]) => {
             let scalar = gemm::scalar(&args[0], expr, cx);

@@ -48,11 +48,46 @@ where
     S: TrustedLayout + PartialEq,
     D: TrustedLayout + PartialEq,
 {
+    cached(cache, src, dst, false)
+}
+
+/// [`copy_cached`] for a destination that may write a place more than once (the plan of
+/// [`CopyPlan::new_overlapping`]: index order, the last write wins).
+pub fn copy_cached_overlapping<T, S, D>(
+    cache: &'static LocalKey<CopyCache<S, D>>,
+    src: &Tensor<'_, T, S>,
+    dst: &mut TensorMut<'_, T, D>,
+) -> Result<(), PlanError>
+where
+    T: Element,
+    S: TrustedLayout + PartialEq,
+    D: TrustedLayout + PartialEq,
+{
+    cached(cache, src, dst, true)
+}
+
+/// Runs the copy with the thread's plan, made when the layouts changed (a plan that lets the
+/// destination write a place twice when `overlapping`).
+fn cached<T, S, D>(
+    cache: &'static LocalKey<CopyCache<S, D>>,
+    src: &Tensor<'_, T, S>,
+    dst: &mut TensorMut<'_, T, D>,
+    overlapping: bool,
+) -> Result<(), PlanError>
+where
+    T: Element,
+    S: TrustedLayout + PartialEq,
+    D: TrustedLayout + PartialEq,
+{
     cache.with(|cell| {
         let mut slot = cell.borrow_mut();
         let fresh = matches!(&*slot, Some(p) if p.src() == src.layout() && p.dst() == dst.layout());
         if !fresh {
-            *slot = Some(CopyPlan::new(src.layout(), dst.layout())?);
+            *slot = Some(if overlapping {
+                CopyPlan::new_overlapping(src.layout(), dst.layout())?
+            } else {
+                CopyPlan::new(src.layout(), dst.layout())?
+            });
         }
         if let Some(plan) = &*slot {
             plan.execute(src, dst);

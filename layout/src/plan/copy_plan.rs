@@ -61,7 +61,33 @@ impl<S: TrustedLayout + PartialEq, D: TrustedLayout + PartialEq> CopyPlan<S, D> 
     /// Plans the copy from `src` to `dst`. Fails when the sizes differ or the destination
     /// maps two indices to one offset (the error names the layouts and the numbers).
     pub fn new(src: &S, dst: &D) -> Result<Self, PlanError> {
-        let plan = layout_plan::copy_plan(&src.to_layout(), &dst.to_layout(), false)
+        Self::plan(src, dst, false)
+    }
+
+    /// Plans a copy whose destination may write a place more than once (`copy(SRC, DST,
+    /// overlapping)` of [`layout!`](crate::layout)): the copy then runs in index order and
+    /// each place keeps the value of the last index that writes it, as a sequential loop
+    /// leaves it. Fails when the sizes differ.
+    ///
+    /// ```
+    /// use cute_layout::{CopyPlan, RuntimeLayout, Tensor, TensorMut};
+    ///
+    /// // The last column of a 3x4 column-major matrix, by a destination of stride 0 along n.
+    /// let src: Vec<i32> = (0..12).collect();
+    /// let mut dst = vec![0; 3];
+    /// let s = RuntimeLayout::<2>::new(&[(3, 1), (4, 3)]).unwrap();
+    /// let d = RuntimeLayout::<2>::new(&[(3, 1), (4, 0)]).unwrap();
+    /// assert!(CopyPlan::new(&s, &d).is_err());
+    /// let plan = CopyPlan::new_overlapping(&s, &d).unwrap();
+    /// plan.run(&Tensor::new(&src, s).unwrap(), &mut TensorMut::new(&mut dst, d).unwrap());
+    /// assert_eq!(dst, [9, 10, 11]);
+    /// ```
+    pub fn new_overlapping(src: &S, dst: &D) -> Result<Self, PlanError> {
+        Self::plan(src, dst, true)
+    }
+
+    fn plan(src: &S, dst: &D, overlapping: bool) -> Result<Self, PlanError> {
+        let plan = layout_plan::copy_plan(&src.to_layout(), &dst.to_layout(), overlapping)
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let (len, what) = (|v| to_usize(KERNEL, "an extent", v), |v| to_isize(KERNEL, "a stride", v));
         let body = match plan.body {
