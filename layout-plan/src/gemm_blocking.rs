@@ -347,6 +347,12 @@ pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
 /// ([`GemmBlocking::reads_a_in_place`]): an A that stays in L2 (half of a 1 MiB L2, a
 /// quarter of the AVX-512 reference's 2 MiB).
 pub const GEMM_A_IN_PLACE_BYTES: usize = 512 << 10;
+/// The column strides in bytes that [`GemmBlocking::reads_a_in_place`] refuses: multiples of
+/// this. L1's sets repeat every 4 KiB (64 sets of 64-byte lines) and L2's sets in multiples
+/// of it, so columns a multiple of 4 KiB apart fall into a fraction of the sets, which a C
+/// with the same leading dimension streams through: A is evicted there and read from
+/// further out at each use, while a packed A spreads over every set.
+pub const GEMM_A_ALIAS_BYTES: usize = 4 << 10;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
@@ -484,17 +490,18 @@ impl GemmBlocking {
     /// in place instead of packing them (an edge panel of fewer than `MR` rows is still
     /// packed; the micro-kernels take A's column stride for `MR`): at the levels whose packed
     /// B panels are column-major ([`BPanelOrder::Columns`], AVX-512), when A is column-major
-    /// (`a_rs = 1`, `a_cs > 0`) and the span of its elements,
-    /// `((k-1)·a_cs + m)·size_of(T)`, is at most [`GEMM_A_IN_PLACE_BYTES`]: A then stays in
-    /// L2 and its `k` columns in the first-level TLB, and packing it would be one more pass.
-    /// Defined for every input.
+    /// (`a_rs = 1`, `a_cs > 0`), the span of its elements, `((k-1)·a_cs + m)·size_of(T)`, is
+    /// at most [`GEMM_A_IN_PLACE_BYTES`] and the column stride in bytes is not a multiple of
+    /// [`GEMM_A_ALIAS_BYTES`]: A then stays in L2 and its `k` columns in the first-level TLB,
+    /// and packing it would be one more pass. Defined for every input.
     #[inline]
     pub const fn reads_a_in_place(&self, m: usize, k: usize, a_rs: isize, a_cs: isize) -> bool {
         if !matches!(self.b_order, BPanelOrder::Columns) || a_rs != 1 || a_cs <= 0 || m < self.mr || k == 0 {
             return false;
         }
+        let e = self.elem.bytes();
         let span = (k - 1).saturating_mul(a_cs as usize).saturating_add(m);
-        span.saturating_mul(self.elem.bytes()) <= GEMM_A_IN_PLACE_BYTES
+        span.saturating_mul(e) <= GEMM_A_IN_PLACE_BYTES && (a_cs as usize).saturating_mul(e) % GEMM_A_ALIAS_BYTES != 0
     }
 
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
@@ -627,6 +634,12 @@ mod tests {
             assert!(!b.reads_a_in_place(b.mr - 1, 8, 1, b.mr as isize), "{b:?}: fewer rows than MR: all edge");
             assert!(!b.reads_a_in_place(m, 0, 1, lda), "{b:?}: no depth");
             assert!(!b.reads_a_in_place(usize::MAX, usize::MAX, 1, isize::MAX), "{b:?}: saturates");
+            // Columns a multiple of 4 KiB apart are packed; a stride just past it is read in place.
+            let aliased = (GEMM_A_ALIAS_BYTES / e) as isize;
+            for lda in [aliased, 2 * aliased, 4 * aliased] {
+                assert!(!b.reads_a_in_place(m, 4, 1, lda), "{b:?}: lda {lda}");
+            }
+            assert_eq!(b.reads_a_in_place(m, 4, 1, aliased + b.mr as isize), reads, "{b:?}: lda past 4 KiB");
         }
         // Only the levels that can take A's column stride for MR read it in place.
         assert!(GEMM_BLOCKINGS.iter().any(|b| matches!(b.b_order, BPanelOrder::Columns)));
