@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use cute_layout::{Tensor, TensorMut, layout};
+use cute_layout::{Tensor, layout};
 use faer::linalg::matmul::matmul as faer_matmul;
 use faer::{Accum, Par};
 
@@ -126,6 +126,14 @@ fn linear_layer() {
             col.iter_mut().for_each(|v| *v = (*v + bj).max(0.0));
         }
     };
+    let faer_alone = |y: &mut Vec<f32>| {
+        let a = faer::MatRef::from_column_major_slice(&x, m, k);
+        let b = faer::MatRef::from_row_major_slice(&w, n, k).transpose();
+        let c = faer::MatMut::from_column_major_slice_mut(y, m, n);
+        faer_matmul(c, Accum::Replace, black_box(a), b, 1.0f32, Par::Seq);
+    };
+    let r = interleave(3, || plain(&mut y), || faer_alone(&mut y2));
+    report("matmul 2048x2048x64 f32", "plain item", "faer", r, "no target: what faer + pass is made of");
     let r = interleave(3, || plain(&mut y), || fused(&mut y2));
     report("bias+ReLU 2048x2048x64 f32", "plain item", "lin_with", r, "target <= 1.05");
     let r = interleave(3, || fused(&mut y), || faer_then_pass(&mut y2));
