@@ -61,7 +61,7 @@ fn a_rejected_kernel_call_gives_the_macros_message() {
         "gemm(f16, (8,4):(1,8), (6,4):(4,1), (8,6):(1,8))", // no such element type
         "copy(8:1)",
         "copy((W/2,2):(2,1), (M,N):(1,LD))", // over symbols: `W` cannot be read from a tensor
-        "copy((M,N):(1,M), (M,N):(1,LD), overlapping)", // `overlapping` over symbols
+        "copy((M,N):(1,M), (M,N):(1,LD), overlap)", // a third argument that is not `overlapping`
     ] {
         let want = macro_error(text);
         assert!(!want.is_empty(), "{text}");
