@@ -147,12 +147,40 @@ struct Tile<'e, E> {
 /// (`(m, n + i)`): `x = f(x, ..)` for each element. The column is an argument (a `&mut` that
 /// aliases nothing `f` reads), so `f`'s captures are loaded once and the loop vectorizes when
 /// `f` does.
+///
+/// The first two blocks of [`CHUNK`] elements (the 32 rows of the tallest tile) go as blocks
+/// of a constant length, in straight-line code that the compiler turns into whole vectors (a
+/// register tile's column, 8 to 32 elements, is too short for the main loop of a vectorized
+/// run-time trip count, and a loop over blocks is vectorized across blocks, by gathers), then
+/// the rest as a loop.
 #[inline(always)]
 fn column<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(col: &mut [T], e: &E, m: usize, n: usize, l: usize) {
-    for (i, x) in col.iter_mut().enumerate() {
-        *x = if ALONG_M { e.apply(*x, m + i, n, l) } else { e.apply(*x, m, n + i, l) };
+    let mut at = 0;
+    for _ in 0..2 {
+        let Some(Ok(block)) = col.get_mut(at..at + CHUNK).map(<&mut [T; CHUNK]>::try_from) else { break };
+        elements::<T, E, ALONG_M>(block, e, m, n, l, at);
+        at += CHUNK;
+    }
+    elements::<T, E, ALONG_M>(&mut col[at..], e, m, n, l, at);
+}
+
+/// `x = f(x, ..)` for the elements of `xs`, element `i` being element `at + i` of the column.
+#[inline(always)]
+fn elements<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool>(
+    xs: &mut [T],
+    e: &E,
+    m: usize,
+    n: usize,
+    l: usize,
+    at: usize,
+) {
+    for (i, x) in xs.iter_mut().enumerate() {
+        *x = if ALONG_M { e.apply(*x, m + at + i, n, l) } else { e.apply(*x, m, n + at + i, l) };
     }
 }
+
+/// The elements of a block of [`column`]: a 64-byte line of f32.
+const CHUNK: usize = 16;
 
 /// [`column`] compiled for the AVX-512 level.
 ///
