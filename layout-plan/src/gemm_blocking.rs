@@ -501,7 +501,8 @@ impl GemmBlocking {
         }
         let e = self.elem.bytes();
         let span = (k - 1).saturating_mul(a_cs as usize).saturating_add(m);
-        span.saturating_mul(e) <= GEMM_A_IN_PLACE_BYTES && (a_cs as usize).saturating_mul(e) % GEMM_A_ALIAS_BYTES != 0
+        span.saturating_mul(e) <= GEMM_A_IN_PLACE_BYTES
+            && !(a_cs as usize).saturating_mul(e).is_multiple_of(GEMM_A_ALIAS_BYTES)
     }
 
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
