@@ -2,11 +2,13 @@
 //! operands, and `CopyPlan::new_overlapping`: destinations that write a place more than once
 //! (a stride 0, a leading dimension below the extent, a diagonal) against a sequential loop in
 //! index order into a poisoned destination, at every SIMD level; an injective destination
-//! copies as without `overlapping`; sizes that differ are the plan's error.
+//! copies as without `overlapping`; a shared symbol with two values and sizes that differ
+//! are errors that leave the destination untouched.
 
-use cute_layout::kernels::{self, Level};
 use cute_layout::{CopyPlan, LayoutFn, Offset, PlanError, RuntimeLayout, Tensor, TensorMut, layout};
-use std::sync::Mutex;
+
+mod common;
+use common::{Rng, at_each_level};
 
 layout! {
     pub Cm = (M,N):(1,LDS);
@@ -17,34 +19,9 @@ layout! {
     pub fn into_band = copy(Cm, Band, overlapping);
     pub fn skewed = copy(Cm, Skew, overlapping);
     pub fn inline_rows = copy((M,N):(1,LDS), (M,N):(0,1), overlapping);
-}
-
-static LEVEL_LOCK: Mutex<()> = Mutex::new(());
-const LEVELS: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
-
-/// Runs `f` at each level the CPU (and `LAYOUT_SIMD_LEVEL`) allows.
-fn at_each_level(mut f: impl FnMut(Level)) {
-    let _guard = LEVEL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    for l in LEVELS {
-        if kernels::force_level(l) != l {
-            continue;
-        }
-        f(l);
-    }
-    kernels::force_level(Level::Avx512);
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
+    pub Run = (X):(1);
+    pub Spot = (Y):(0);
+    pub fn last_of = copy(Run, Spot, overlapping);
 }
 
 const POISON: i64 = -7;
@@ -146,12 +123,25 @@ fn injective_destinations_copy_as_without_overlapping() {
 }
 
 #[test]
-fn sizes_that_differ_are_an_error() {
+fn disagreeing_symbols_and_sizes_are_errors() {
     let src = source(12);
     let mut dst = vec![POISON; 4];
     let s = Cm::new(3, 4, 3).unwrap();
     let d = Lane::new(4, 1).unwrap();
     let e = try_last_column(&Tensor::new(&src, s).unwrap(), &mut TensorMut::new(&mut dst, d).unwrap());
-    assert!(e.is_err(), "{e:?}");
+    assert!(matches!(e, Err(PlanError::Symbol { symbol: "M", .. })), "{e:?}");
     assert!(dst.iter().all(|&x| x == POISON));
+
+    // No shared symbol: the plan compares the sizes.
+    let e = try_last_of(
+        &Tensor::new(&src, Run::new(12).unwrap()).unwrap(),
+        &mut TensorMut::new(&mut dst, Spot::new(5).unwrap()).unwrap(),
+    );
+    assert!(matches!(e, Err(PlanError::Layout { .. })), "{e:?}");
+    assert!(dst.iter().all(|&x| x == POISON));
+    last_of(
+        &Tensor::new(&src, Run::new(12).unwrap()).unwrap(),
+        &mut TensorMut::new(&mut dst, Spot::new(12).unwrap()).unwrap(),
+    );
+    assert_eq!(dst[0], src[11]);
 }

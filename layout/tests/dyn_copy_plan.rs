@@ -8,7 +8,9 @@
 use cute_layout::kernels::{self, Level};
 use cute_layout::{PlanError, Tensor, TensorMut, layout};
 use std::fmt::Debug;
-use std::sync::Mutex;
+
+mod common;
+use common::{Rng, at_each_level};
 
 layout! {
     pub Cm = (M,N):(1,LDS);
@@ -28,36 +30,7 @@ layout! {
     pub fn tile83 = copy(T83, U83);
 }
 
-static LEVEL_LOCK: Mutex<()> = Mutex::new(());
-const LEVELS: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
-
-/// Runs `f` at each level the CPU (and `LAYOUT_SIMD_LEVEL`) allows.
-fn at_each_level(mut f: impl FnMut(Level)) {
-    let _guard = LEVEL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    for l in LEVELS {
-        if kernels::force_level(l) != l {
-            println!("skipping level {l:?}");
-            continue;
-        }
-        f(l);
-    }
-    kernels::force_level(Level::Avx512);
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+impl common::Rng {
     /// An extent: often 1, else up to `max`.
     fn extent(&mut self, max: usize) -> usize {
         if self.below(5) == 0 { 1 } else { 1 + self.below(max) }

@@ -6,50 +6,18 @@
 //! sizes, a destination that writes one place twice, a plan run over another layout, and
 //! panics at the caller's line.
 
-use cute_layout::kernels::{self, Element, Level};
+use cute_layout::kernels::{self, Element};
 use cute_layout::{
     CopyPlan, GemmPlan, LayoutFn, PlanError, RuntimeLayout, Tensor, TensorMut, TrustedLayout, copy, gemm, layout,
     parse_tiler, try_copy, try_gemm,
 };
+
+mod common;
+use common::{Rng, at_each_level};
 use std::sync::Mutex;
-
-static LEVEL_LOCK: Mutex<()> = Mutex::new(());
-const LEVELS: [Level; 3] = [Level::Portable, Level::Avx2, Level::Avx512];
-
-/// Runs `f` at each level the CPU (and `LAYOUT_SIMD_LEVEL`) allows.
-fn at_each_level(mut f: impl FnMut(Level)) {
-    let _guard = LEVEL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    for l in LEVELS {
-        if kernels::force_level(l) != l {
-            println!("skipping level {l:?}");
-            continue;
-        }
-        f(l);
-    }
-    kernels::force_level(Level::Avx512);
-}
 
 fn small_mode() -> bool {
     std::env::var_os("LAYOUT_TEST_SMALL").is_some_and(|v| v != "0" && !v.is_empty())
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
 }
 
 /// Flat modes of `extents`, in a random order of strides with random padding and signs:
