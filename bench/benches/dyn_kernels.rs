@@ -183,7 +183,7 @@ fn small_transposes(filter: &str) {
                     Box::new({
                         let mut t = TensorMut::new(&mut d3.0[d3.1..], dl).unwrap();
                         let s = &s;
-                        move || cute_layout::__private::copy_cached(&KEPT, black_box(s), &mut t).unwrap()
+                        move || cute_layout::__private::copy_cached(&KEPT, black_box(s), &mut t, false).unwrap()
                     }),
                 ),
                 (

@@ -427,9 +427,7 @@ pub mod __private {
     pub use crate::gemm::parts::{MicroKernel, Packer, micro_kernels_f32, micro_kernels_f64, packers};
     pub use crate::gemm::small_dyn::{Strides, small_gemm_dyn, small_gemm_strided};
     pub use crate::gemm::{At, Batched};
-    pub use crate::plan::cache::{
-        CopyCache, GemmCache, copy_cached, copy_cached_overlapping, gemm_cached, kernel_failed, same_symbol,
-    };
+    pub use crate::plan::cache::{CopyCache, GemmCache, copy_cached, gemm_cached, kernel_failed, same_symbol};
     pub use crate::plan::copy_tile::{copy_runs, copy_tile, copy_transpose};
     pub use crate::plan::gemm_with::gemm_cached_with;
     pub use crate::plan::inline::{Found, Site, bind, found, matched, same_bound, view, view_mut};

@@ -49,12 +49,12 @@ pub fn kernel_fns(target: &Target, k: &DynKernel) -> TokenStream {
                 quote!(#args),
                 quote!(#args -> ::core::result::Result<(), #facade::PlanError>),
                 {
-                    let run = if k.overlapping { quote!(copy_cached_overlapping) } else { quote!(copy_cached) };
+                    let overlapping = k.overlapping;
                     let planned = quote! {
                         ::std::thread_local! {
                             static #cache: #p::CopyCache<#s, #d> = const { ::core::cell::RefCell::new(::core::option::Option::None) };
                         }
-                        #p::#run(&#cache, #src, #dst)
+                        #p::copy_cached(&#cache, #src, #dst, #overlapping)
                     };
                     match crate::kernel::dyn_copy_plan::copy_shape(k) {
                         Some(shape) => {

@@ -37,38 +37,9 @@ pub fn kernel_failed(e: PlanError) -> ! {
     panic!("{e}")
 }
 
-/// Runs the copy with the thread's plan for these layouts, planning when they changed.
+/// Runs the copy with the thread's plan for these layouts, planning when they changed (with
+/// `overlapping`, the plan of [`CopyPlan::new_overlapping`]: index order, the last write wins).
 pub fn copy_cached<T, S, D>(
-    cache: &'static LocalKey<CopyCache<S, D>>,
-    src: &Tensor<'_, T, S>,
-    dst: &mut TensorMut<'_, T, D>,
-) -> Result<(), PlanError>
-where
-    T: Element,
-    S: TrustedLayout + PartialEq,
-    D: TrustedLayout + PartialEq,
-{
-    cached(cache, src, dst, false)
-}
-
-/// [`copy_cached`] for a destination that may write a place more than once (the plan of
-/// [`CopyPlan::new_overlapping`]: index order, the last write wins).
-pub fn copy_cached_overlapping<T, S, D>(
-    cache: &'static LocalKey<CopyCache<S, D>>,
-    src: &Tensor<'_, T, S>,
-    dst: &mut TensorMut<'_, T, D>,
-) -> Result<(), PlanError>
-where
-    T: Element,
-    S: TrustedLayout + PartialEq,
-    D: TrustedLayout + PartialEq,
-{
-    cached(cache, src, dst, true)
-}
-
-/// Runs the copy with the thread's plan, made when the layouts changed (a plan that lets the
-/// destination write a place twice when `overlapping`).
-fn cached<T, S, D>(
     cache: &'static LocalKey<CopyCache<S, D>>,
     src: &Tensor<'_, T, S>,
     dst: &mut TensorMut<'_, T, D>,
