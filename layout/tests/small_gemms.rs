@@ -205,6 +205,9 @@ layout! {
     pub RevB = (N,K):(-1,LDB) where LDB >= N;
     pub RowC = (M,N):(LDC,1) where LDC >= N;
     pub fn dyn_rows = gemm(f64, RowA, RevB, RowC);
+    /// B contiguous along N (CuTe's NT product).
+    pub NtB = (N,K):(1,LDB) where LDB >= N;
+    pub fn dyn_nt = gemm(f32, DynA, NtB, DynC);
     /// C without a fact: the planner decides whether it writes one place twice.
     pub UC = (8,8):(1,LDC);
     pub fn unchecked_c = gemm(f32, TA, TB, UC);
@@ -306,6 +309,12 @@ fn run_time_extents_read_at_each_call_match_the_reference() {
                 RowC::new(m, n, n + pad(&mut r)).unwrap(),
             );
             tile_case::<f64, _, _, _>(&mut r, l, (m, n, k), a, b, c, dyn_rows);
+            let (a, b, c) = (
+                DynA::new(m, k, m + pad(&mut r)).unwrap(),
+                NtB::new(n, k, n + pad(&mut r)).unwrap(),
+                DynC::new(m, n, m + pad(&mut r)).unwrap(),
+            );
+            tile_case::<f32, _, _, _>(&mut r, l, (m, n, k), a, b, c, dyn_nt);
         }
     });
 }

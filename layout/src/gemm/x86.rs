@@ -449,9 +449,10 @@ fn transpose8_pd(r: &mut [__m512d; 8]) {
 }
 
 /// The AVX-512 packer with the contract of [`pack`] (at most 4 vectors per panel width):
-/// masked vector copies when the block is contiguous along the panel (`s_i = 1`), register
-/// transposes of `lanes × lanes` blocks when it is contiguous along k (`s_p = 1`, a
-/// column-major B or a row-major A), the generic gather otherwise. Masked-off lanes of a load
+/// masked vector copies, column by column across the panels, when the block is contiguous
+/// along the panel (`s_i = 1`), register transposes of `lanes × lanes` blocks when it is
+/// contiguous along k (`s_p = 1`, a column-major B or a row-major A), the generic gather
+/// otherwise. Masked-off lanes of a load
 /// are zeros, which pads the last panel; masked-off lanes of a store are not written.
 ///
 /// # Safety
@@ -473,6 +474,47 @@ unsafe fn pack_a_avx512<T: GemmScalar, I: Transpose<T>>(
         return unsafe { pack(w, dst, src, s_i, s_p, len, kc) };
     }
     let chunks = w.div_ceil(l);
+    if len == 0 {
+        return;
+    }
+    if s_i == 1 {
+        // Column by column across the panels: each column of the block is read once, in order
+        // (a column-major A with a large `lda` has every column in a page of its own, which a
+        // panel at a time would revisit once per panel). The stores' masks (the panel's `w`
+        // rows), the loads' of a full panel and of the last one (its `last` rows; the rest
+        // zeros, the padding).
+        let last = len - (len - 1) / w * w;
+        // SAFETY: the CPU has the features (the caller's).
+        let (sm, full, edge) = unsafe {
+            let (mut sm, mut full, mut edge) = ([I::mask(0); 4], [I::mask(0); 4], [I::mask(0); 4]);
+            for ch in 0..chunks {
+                sm[ch] = I::mask(w - ch * l);
+                full[ch] = I::mask(w.saturating_sub(ch * l));
+                edge[ch] = I::mask(last.saturating_sub(ch * l));
+            }
+            (sm, full, edge)
+        };
+        let panels = len.div_ceil(w);
+        for p in 0..kc {
+            // SAFETY: column `p < kc` of the block, rows `< len` (the masks keep the last
+            // panel's loads inside them), into row `p` of each panel of `dst` (`w` elements at
+            // `(i0 / w)·w·kc + p·w`); the CPU has the features.
+            unsafe {
+                let sp = src.offset(p as isize * s_p);
+                // The next column's first line, a page apart for a large `lda`.
+                _mm_prefetch::<_MM_HINT_T0>(sp.wrapping_offset(s_p).cast::<i8>());
+                for panel in 0..panels {
+                    let i0 = panel * w;
+                    let lm = if panel + 1 == panels { &edge } else { &full };
+                    let (sp, dp) = (sp.add(i0), dst.add(i0 * kc + p * w));
+                    for ch in 0..chunks {
+                        I::store_masked(dp.add(ch * l), sm[ch], I::load_masked(sp.add(ch * l), lm[ch]));
+                    }
+                }
+            }
+        }
+        return;
+    }
     let mut i0 = 0;
     while i0 < len {
         let rows = w.min(len - i0);
@@ -482,50 +524,29 @@ unsafe fn pack_a_avx512<T: GemmScalar, I: Transpose<T>>(
         unsafe {
             let d = dst.add(i0 * kc);
             let s = src.offset(i0 as isize * s_i);
-            if s_i == 1 {
-                let mut lm = [I::mask(0); 4];
-                let mut sm = [I::mask(0); 4];
-                for ch in 0..chunks {
-                    lm[ch] = I::mask(rows.saturating_sub(ch * l));
-                    sm[ch] = I::mask(w - ch * l);
-                }
-                for p in 0..kc {
-                    let sp = s.offset(p as isize * s_p);
-                    let dp = d.add(p * w);
-                    // Prefetch the column `PF_A` steps on (a page apart for a large `lda`).
-                    let ahead = sp.wrapping_offset(PF_A * s_p).cast::<i8>();
-                    for q in 0..(rows * core::mem::size_of::<T>()).div_ceil(64) {
-                        _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(q * 64));
-                    }
-                    for ch in 0..chunks {
-                        I::store_masked(dp.add(ch * l), sm[ch], I::load_masked(sp.add(ch * l), lm[ch]));
-                    }
-                }
-            } else {
-                for ch in 0..chunks {
-                    let ic = ch * l;
-                    let ni = rows.saturating_sub(ic).min(l);
-                    let sm = I::mask(w - ic);
-                    let mut p0 = 0;
-                    while p0 < kc {
-                        let np = (kc - p0).min(l);
-                        let lm = I::mask(np);
-                        let mut r = I::zeros();
-                        let rv = r.as_mut();
-                        unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                            if i < l && i < ni {
-                                rv[i] = I::load_masked(s.offset((ic + i) as isize * s_i).add(p0), lm);
-                            }
-                        });
-                        I::transpose(&mut r);
-                        let rv = r.as_ref();
-                        unroll!(q in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                            if q < l && q < np {
-                                I::store_masked(d.add((p0 + q) * w + ic), sm, rv[q]);
-                            }
-                        });
-                        p0 += l;
-                    }
+            for ch in 0..chunks {
+                let ic = ch * l;
+                let ni = rows.saturating_sub(ic).min(l);
+                let sm = I::mask(w - ic);
+                let mut p0 = 0;
+                while p0 < kc {
+                    let np = (kc - p0).min(l);
+                    let lm = I::mask(np);
+                    let mut r = I::zeros();
+                    let rv = r.as_mut();
+                    unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
+                        if i < l && i < ni {
+                            rv[i] = I::load_masked(s.offset((ic + i) as isize * s_i).add(p0), lm);
+                        }
+                    });
+                    I::transpose(&mut r);
+                    let rv = r.as_ref();
+                    unroll!(q in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
+                        if q < l && q < np {
+                            I::store_masked(d.add((p0 + q) * w + ic), sm, rv[q]);
+                        }
+                    });
+                    p0 += l;
                 }
             }
         }
@@ -847,6 +868,42 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The AVX-512 A packer against the generic one: blocks contiguous along the panel (column
+    /// by column across the panels) and along k (register transposes), several panels with a
+    /// short last one, panel widths of half a vector to four vectors (`w ≤ 4·lanes`), and an
+    /// empty block.
+    fn packs_as_the_generic_packer<T: GemmScalar + From<f32> + core::fmt::Debug>(
+        pack_simd: unsafe fn(usize, *mut T, *const T, isize, isize, usize, usize),
+    ) {
+        for (w, len, kc) in [(32usize, 77usize, 9usize), (16, 16, 5), (16, 3, 20), (24, 100, 3), (32, 0, 4), (8, 17, 1)]
+        {
+            for column_major in [true, false] {
+                let (s_i, s_p) = if column_major { (1, len as isize + 5) } else { (kc as isize + 2, 1) };
+                let n = (len as isize * s_i + kc as isize * s_p) as usize + 1;
+                let src: Vec<T> = (0..n).map(|x| T::from((x % 1000) as f32)).collect();
+                let size = len.next_multiple_of(w) * kc;
+                let (mut got, mut want) = (vec![T::from(-1.0); size], vec![T::from(-2.0); size]);
+                // SAFETY: the block's `len × kc` elements at `i·s_i + p·s_p` lie in `src`, each
+                // destination holds `len.next_multiple_of(w)·kc` elements; the caller runs this
+                // only where the CPU has AVX-512.
+                unsafe {
+                    pack_simd(w, got.as_mut_ptr(), src.as_ptr(), s_i, s_p, len, kc);
+                    pack(w, want.as_mut_ptr(), src.as_ptr(), s_i, s_p, len, kc);
+                }
+                assert_eq!(got, want, "w {w} len {len} kc {kc} column-major {column_major}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_avx512_a_packer_agrees_with_the_generic_packer() {
+        use crate::kernels::{Level, level};
+        if level() == Level::Avx512 {
+            packs_as_the_generic_packer::<f32>(pack_avx512_f32);
+            packs_as_the_generic_packer::<f64>(pack_avx512_f64);
         }
     }
 
