@@ -353,6 +353,9 @@ pub const GEMM_A_IN_PLACE_BYTES: usize = 512 << 10;
 /// with the same leading dimension streams through: A is evicted there and read from
 /// further out at each use, while a packed A spreads over every set.
 pub const GEMM_A_ALIAS_BYTES: usize = 4 << 10;
+/// The most B micro-panels a task of the parallel engine may have for it to read A in place
+/// whatever A's span and stride ([`GemmBlocking::reads_a_in_place_for_few_columns`]).
+pub const GEMM_A_FEW_B_PANELS: usize = 8;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
@@ -505,6 +508,30 @@ impl GemmBlocking {
             && !(a_cs as usize).saturating_mul(e).is_multiple_of(GEMM_A_ALIAS_BYTES)
     }
 
+    /// Whether the parallel engine reads the full A micro-panels of a task whose C has
+    /// `n_share` columns in place, whatever A's span and column stride: when the task has at
+    /// most [`GEMM_A_FEW_B_PANELS`] B micro-panels, so that each packed A panel would serve
+    /// that few micro-kernels, while the engine packs the A panels of a whole round of steps
+    /// of k over the task's rows at once (more than L2 holds): packing would then add a write
+    /// and a read of A from beyond L2 to A's one read. The level and orientation conditions
+    /// are [`reads_a_in_place`](Self::reads_a_in_place)'s. Defined for every input.
+    #[inline]
+    pub const fn reads_a_in_place_for_few_columns(
+        &self,
+        m: usize,
+        k: usize,
+        a_rs: isize,
+        a_cs: isize,
+        n_share: usize,
+    ) -> bool {
+        matches!(self.b_order, BPanelOrder::Columns)
+            && a_rs == 1
+            && a_cs > 0
+            && m >= self.mr
+            && k > 0
+            && n_share <= GEMM_A_FEW_B_PANELS * self.nr
+    }
+
     /// The distance in elements between two packed B micro-panels of depth `kc ≤ KC`:
     /// `NR·kc`, or `NR·KC` for [`BPanelOrder::Columns`] (fixed column stride `KC`).
     #[inline]
@@ -634,6 +661,13 @@ mod tests {
             assert!(!b.reads_a_in_place(m, k, 1, 0), "{b:?}: a broadcast column");
             assert!(!b.reads_a_in_place(b.mr - 1, 8, 1, b.mr as isize), "{b:?}: fewer rows than MR: all edge");
             assert!(!b.reads_a_in_place(m, 0, 1, lda), "{b:?}: no depth");
+            // A task with few columns reads a large A, or one of a 4 KiB stride, in place.
+            let few = GEMM_A_FEW_B_PANELS * b.nr;
+            assert_eq!(b.reads_a_in_place_for_few_columns(4096, 4096, 1, 4096, few), reads, "{b:?}: few columns");
+            assert!(!b.reads_a_in_place_for_few_columns(4096, 4096, 1, 4096, few + 1), "{b:?}: one more");
+            assert!(!b.reads_a_in_place_for_few_columns(4096, 4096, 4096, 1, 16), "{b:?}: row-major");
+            assert!(!b.reads_a_in_place_for_few_columns(b.mr - 1, 8, 1, 64, 16), "{b:?}: all edge");
+            assert!(!b.reads_a_in_place_for_few_columns(64, 0, 1, 64, 16), "{b:?}: no depth");
             assert!(!b.reads_a_in_place(usize::MAX, usize::MAX, 1, isize::MAX), "{b:?}: saturates");
             // Columns a multiple of 4 KiB apart are packed; a stride just past it is read in place.
             let aliased = (GEMM_A_ALIAS_BYTES / e) as isize;

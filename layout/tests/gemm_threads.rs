@@ -282,7 +282,16 @@ fn random_shapes_f64() {
 #[test]
 fn thin_and_odd_shapes() {
     let mut r = Rng(3);
-    let shapes = [(5, 3000, 200), (3000, 7, 150), (33, 1025, 97), (1025, 33, 97), (257, 513, 129), (96, 700, 40)];
+    // The last: a column-major A of an 8 KiB column stride over few columns, read in place.
+    let shapes = [
+        (5, 3000, 200),
+        (3000, 7, 150),
+        (33, 1025, 97),
+        (1025, 33, 97),
+        (257, 513, 129),
+        (96, 700, 40),
+        (2048, 24, 260),
+    ];
     at_each_level(|_| {
         for (c, &dims) in shapes.iter().enumerate() {
             for threads in THREADS {

@@ -42,7 +42,8 @@ pub struct Shared<T> {
     first: usize,
     /// The steps of the current round.
     steps: usize,
-    /// Full A micro-panels are read in place (the plan's `reads_a_in_place`).
+    /// Full A micro-panels are read in place (the plan's `reads_a_in_place`, or its
+    /// `reads_a_in_place_for_few_columns` for the grid's column share).
     pub direct_a: bool,
     /// Full B micro-panels are read in place (the plan's `reads_b_in_place`).
     pub direct_b: bool,
@@ -79,7 +80,8 @@ impl<T: GemmScalar> Shared<T> {
         let kc = plan.blocks(p.m, p.n, p.k).kc;
         let (a_panels, b_panels) = (p.m.div_ceil(plan.mr), p.n.div_ceil(plan.nr));
         let (a_slot, b_slot) = (plan.mr * kc, plan.b_panel_stride(kc));
-        let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
+        let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs)
+            || plan.reads_a_in_place_for_few_columns(p.m, p.k, p.a_rs, p.a_cs, grid.col_share);
         let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
