@@ -8,7 +8,9 @@
 //! that depends on its row of the grid (so the tasks of one column pack different panels).
 //! When no other task reads a task's B panels (one row of tasks) and A is one block
 //! (`m ≤ MC`), each task packs its B panels one at a time into its own scratch instead, right
-//! before their micro-kernels, as the one-thread engine does.
+//! before their micro-kernels, as the one-thread engine does; when no other task reads its A
+//! panels (one column of tasks), it packs each A block into its own scratch of one block,
+//! which stays in L2.
 //! Rounds are separate fork-joins (nothing is overwritten while read; no barrier inside a
 //! round): the buffer holds [`GEMM_PAR_ROUND_BYTES`] (at least one step over all of m and n).
 //!
@@ -51,6 +53,9 @@ pub struct Shared<T> {
     /// before their micro-kernels (read from L1): when no other task reads them (`tm = 1`)
     /// and each is used by one A block per step (the plan's `packs_b_per_panel(m)`).
     pub b_private: bool,
+    /// Each task packs its A blocks itself into its own scratch of one block (which stays in
+    /// L2), as the one-thread engine does: when no other task reads them (`tn = 1`).
+    pub a_private: bool,
     /// A micro-panels per step (`⌈m / MR⌉`) and the elements of each (`MR·kc`).
     a_panels: usize,
     a_slot: usize,
@@ -85,8 +90,11 @@ impl<T: GemmScalar> Shared<T> {
         let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
-        let (a_step, b_step) =
-            ((a_panels * a_slot).next_multiple_of(ALIGN), if b_private { 0 } else { b_panels * b_slot });
+        let a_private = grid.tn == 1;
+        let (a_step, b_step) = (
+            if a_private { 0 } else { (a_panels * a_slot).next_multiple_of(ALIGN) },
+            if b_private { 0 } else { b_panels * b_slot },
+        );
         // Steps per round: as many as fit the round's bytes, at least one, at most all.
         let steps = (GEMM_PAR_ROUND_BYTES / ((a_step + b_step) * e).max(1)).clamp(1, p.k.div_ceil(kc));
         let mut buf = POOL.try_lock().map(|mut b| core::mem::replace(&mut *b, Buf::new())).unwrap_or(Buf::new());
@@ -101,6 +109,7 @@ impl<T: GemmScalar> Shared<T> {
             direct_a,
             direct_b,
             b_private,
+            a_private,
             a_panels,
             a_slot,
             b_panels,
@@ -129,10 +138,12 @@ impl<T: GemmScalar> Shared<T> {
         true
     }
 
-    /// The packed A panel `(s, q)`: `a_slot` elements of the buffer.
+    /// The packed A panel `(s, q)`: `a_slot` elements of the buffer (not when `a_private`).
     #[inline(always)]
     fn a_panel(&self, s: usize, q: usize) -> *mut T {
-        // SAFETY: `s < steps`, `q < a_panels`: inside the A part of the buffer.
+        debug_assert!(!self.a_private);
+        // SAFETY: `s < steps`, `q < a_panels`: inside the A part of the buffer (which has
+        // `a_panels` slots per step unless `a_private`).
         unsafe { self.buf.ptr.cast::<T>().add((s * self.a_panels + q) * self.a_slot) }
     }
 
@@ -215,9 +226,15 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
     }
     let (rows, cols) = (g.grid.row_share.min(p.m - i0), g.grid.col_share.min(p.n - j0));
     let GemmBlocks { mc: mc_max, nc: nc_max, .. } = g.plan.blocks(rows, cols, p.k);
-    // One B panel of this task's own (`b_private`).
-    let own = if g.b_private { Some(Scratch::take(g.b_slot * core::mem::size_of::<T>())) } else { None };
-    let own_b = own.as_ref().map_or(core::ptr::null_mut(), |s| s.0.ptr.cast::<T>());
+    // This task's own scratch: one A block of `mc_max` rows (`a_private`), then one B panel
+    // (`b_private`).
+    let a_len = if g.a_private { (mc_max.div_ceil(mr) * g.a_slot).next_multiple_of(ALIGN) } else { 0 };
+    let b_len = if g.b_private { g.b_slot } else { 0 };
+    let own = (a_len + b_len > 0).then(|| Scratch::take((a_len + b_len) * core::mem::size_of::<T>()));
+    let own_a = own.as_ref().map_or(core::ptr::null_mut(), |s| s.0.ptr.cast::<T>());
+    // SAFETY: `a_len` elements into a scratch of `a_len + b_len` (or a null pointer, unused,
+    // offset by 0).
+    let own_b = unsafe { own_a.add(a_len) };
     let mut jc = 0;
     while jc < cols {
         let nc = nc_max.min(cols - jc);
@@ -235,22 +252,39 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                 // The block's A panels (`i0`, `ic` are multiples of MR): pack the unclaimed
                 // ones, then wait for the others. A full panel is read in place when A is.
                 let (q0, q1) = ((i0 + ic) / mr, (i0 + ic + mc).div_ceil(mr));
-                for q in q0..q1 {
-                    let len = mr.min(p.m - q * mr);
-                    if !(g.direct_a && len == mr) && claim(g.a_flag(s, q)) {
-                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
-                        // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, claimed by this
-                        // task (no other writer or reader until published).
-                        unsafe {
-                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                            K::pack(mr, g.a_panel(s, q), a, p.a_rs, p.a_cs, len, kc);
+                if g.a_private {
+                    // The block's packed panels, one after another in this task's scratch.
+                    for q in q0..q1 {
+                        let len = mr.min(p.m - q * mr);
+                        if !(g.direct_a && len == mr) {
+                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in
+                            // bounds); slot `q - q0 < mc_max.div_ceil(mr)` of `own_a` holds
+                            // `a_slot = MR·g.kc ≥ MR·kc` elements, this task's only.
+                            unsafe {
+                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                                K::pack(mr, own_a.add((q - q0) * g.a_slot), a, p.a_rs, p.a_cs, len, kc);
+                            }
                         }
-                        publish(g.a_flag(s, q));
                     }
-                }
-                for q in q0..q1 {
-                    if !(g.direct_a && mr <= p.m - q * mr) {
-                        wait(g.a_flag(s, q));
+                } else {
+                    for q in q0..q1 {
+                        let len = mr.min(p.m - q * mr);
+                        if !(g.direct_a && len == mr) && claim(g.a_flag(s, q)) {
+                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in
+                            // bounds); the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements,
+                            // claimed by this task (no other writer or reader until
+                            // published).
+                            unsafe {
+                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                                K::pack(mr, g.a_panel(s, q), a, p.a_rs, p.a_cs, len, kc);
+                            }
+                            publish(g.a_flag(s, q));
+                        }
+                    }
+                    for q in q0..q1 {
+                        if !(g.direct_a && mr <= p.m - q * mr) {
+                            wait(g.a_flag(s, q));
+                        }
                     }
                 }
                 for x in 0..panels {
@@ -285,7 +319,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         let mrr = mr.min(mc - ir);
                         let i = i0 + ic + ir;
                         // SAFETY: A's rows `i..i+mr` in place (a full panel, `direct_a`) or
-                        // its packed panel `i / mr` (ready: waited for above); B's panel
+                        // its packed panel `i / mr` (this task's slot `ir / mr` when
+                        // `a_private`, packed above; else ready: waited for above); B's panel
                         // in place (full, column-major) or packed (ready); the tile's
                         // `mrr × nrr` elements of C are in bounds and in this task's block
                         // (no other task writes them); the features are the caller's.
@@ -293,6 +328,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
                             let (a, a_cs) = if g.direct_a && mr <= p.m - i {
                                 (p.a.offset(i as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs)
+                            } else if g.a_private {
+                                (own_a.add(ir / mr * g.a_slot).cast_const(), mr as isize)
                             } else {
                                 (g.a_panel(s, i / mr).cast_const(), mr as isize)
                             };
