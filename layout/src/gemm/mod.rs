@@ -27,7 +27,8 @@
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
-//!   packing is masked vector copies when the source is contiguous along the panel's layout,
+//!   packing is masked vector copies when the source is contiguous along the panel's layout
+//!   (for A, column by column across the block's panels, four columns prefetched ahead),
 //!   16×16 (f32) / 8×8 (f64) register transposes when it is contiguous the other way, a
 //!   gather otherwise; AVX2 packing is vector copies (step of k outermost) or 8×8 (f32) / 4×4
 //!   (f64) register transposes (no masked stores for B's 6-wide rows: they are microcoded on
@@ -49,7 +50,10 @@
 //!   over the pool's threads, chosen from m, n and the thread count
 //!   (`layout_plan::gemm_grid`); each task runs the blocked loops on its block of C, and
 //!   every A and B micro-panel is packed once per step of k, by the first task that needs
-//!   it, into a buffer the tasks share (flags per panel; `grid.rs`).
+//!   it, into a buffer the tasks share (flags per panel; `grid.rs`). A panel no other task
+//!   reads is packed into the task's own scratch instead (A with one column of tasks, B with
+//!   one row), and a task of at most 8 B micro-panels reads a column-major A in place
+//!   (`reads_a_in_place_for_few_columns`).
 //!
 //! `β = 0` never reads C (so NaN or uninitialized-but-allocated values in C do not leak), and
 //! `α = 0` or `k = 0` never reads A or B.
