@@ -249,38 +249,37 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
             let mut ic = 0;
             while ic < rows {
                 let mc = mc_max.min(rows - ic);
-                // The block's A panels (`i0`, `ic` are multiples of MR): pack the unclaimed
-                // ones, then wait for the others. A full panel is read in place when A is.
+                // The block's A panels (`i0`, `ic` are multiples of MR): pack this task's own
+                // or the unclaimed ones, then wait for the others. A full panel is read in
+                // place when A is.
                 let (q0, q1) = ((i0 + ic) / mr, (i0 + ic + mc).div_ceil(mr));
-                if g.a_private {
-                    // The block's packed panels, one after another in this task's scratch.
-                    for q in q0..q1 {
-                        let len = mr.min(p.m - q * mr);
-                        if !(g.direct_a && len == mr) {
-                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in
-                            // bounds); slot `q - q0 < mc_max.div_ceil(mr)` of `own_a` holds
-                            // `a_slot = MR·g.kc ≥ MR·kc` elements, this task's only.
-                            unsafe {
-                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                                K::pack(mr, own_a.add((q - q0) * g.a_slot), a, p.a_rs, p.a_cs, len, kc);
-                            }
-                        }
+                // Where panel `q` of the block is packed: this task's scratch, one after
+                // another (`a_private`), else the round's shared slot.
+                let a_panel = |q: usize| {
+                    if g.a_private {
+                        // SAFETY: slot `q - q0 < mc_max.div_ceil(mr)` of `own_a`, which holds
+                        // that many slots of `a_slot` elements.
+                        unsafe { own_a.add((q - q0) * g.a_slot) }
+                    } else {
+                        g.a_panel(s, q)
                     }
-                } else {
-                    for q in q0..q1 {
-                        let len = mr.min(p.m - q * mr);
-                        if !(g.direct_a && len == mr) && claim(g.a_flag(s, q)) {
-                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in
-                            // bounds); the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements,
-                            // claimed by this task (no other writer or reader until
-                            // published).
-                            unsafe {
-                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                                K::pack(mr, g.a_panel(s, q), a, p.a_rs, p.a_cs, len, kc);
-                            }
+                };
+                for q in q0..q1 {
+                    let len = mr.min(p.m - q * mr);
+                    if !(g.direct_a && len == mr) && (g.a_private || claim(g.a_flag(s, q))) {
+                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
+                        // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, this task's own
+                        // or claimed by it (no other writer or reader until published).
+                        unsafe {
+                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                            K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
+                        }
+                        if !g.a_private {
                             publish(g.a_flag(s, q));
                         }
                     }
+                }
+                if !g.a_private {
                     for q in q0..q1 {
                         if !(g.direct_a && mr <= p.m - q * mr) {
                             wait(g.a_flag(s, q));
@@ -319,8 +318,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         let mrr = mr.min(mc - ir);
                         let i = i0 + ic + ir;
                         // SAFETY: A's rows `i..i+mr` in place (a full panel, `direct_a`) or
-                        // its packed panel `i / mr` (this task's slot `ir / mr` when
-                        // `a_private`, packed above; else ready: waited for above); B's panel
+                        // its packed panel `i / mr` (packed above, or ready: waited for
+                        // above); B's panel
                         // in place (full, column-major) or packed (ready); the tile's
                         // `mrr × nrr` elements of C are in bounds and in this task's block
                         // (no other task writes them); the features are the caller's.
@@ -328,10 +327,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
                             let (a, a_cs) = if g.direct_a && mr <= p.m - i {
                                 (p.a.offset(i as isize * p.a_rs + pc as isize * p.a_cs), p.a_cs)
-                            } else if g.a_private {
-                                (own_a.add(ir / mr * g.a_slot).cast_const(), mr as isize)
                             } else {
-                                (g.a_panel(s, i / mr).cast_const(), mr as isize)
+                                (a_panel(i / mr).cast_const(), mr as isize)
                             };
                             let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
                             let t = MicroArgs {

@@ -453,12 +453,52 @@ fn transpose8_pd(r: &mut [__m512d; 8]) {
     });
 }
 
+/// One `lanes × lanes` block through registers: `n_src` vectors loaded from
+/// `src + v·src_stride` (lanes of `load`; the rest zeros), transposed, and `n_dst` of them
+/// stored at `dst + v·dst_stride` (lanes of `store`). What the packers' transposing branches
+/// share.
+///
+/// # Safety
+/// Every vector loaded or stored (under its mask) is inside its operand; `n_src`,
+/// `n_dst ≤ lanes`; the CPU has `I`'s features.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn transpose_block<T: GemmScalar, I: Transpose<T>>(
+    src: *const T,
+    src_stride: isize,
+    n_src: usize,
+    load: I::M,
+    dst: *mut T,
+    dst_stride: usize,
+    n_dst: usize,
+    store: I::M,
+) {
+    let l = I::LANES;
+    // SAFETY: the caller's bounds and features.
+    unsafe {
+        let mut r = I::zeros();
+        let rv = r.as_mut();
+        unroll!(v in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
+            if v < l && v < n_src {
+                rv[v] = I::load_masked(src.offset(v as isize * src_stride), load);
+            }
+        });
+        I::transpose(&mut r);
+        let rv = r.as_ref();
+        unroll!(v in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
+            if v < l && v < n_dst {
+                I::store_masked(dst.add(v * dst_stride), store, rv[v]);
+            }
+        });
+    }
+}
+
 /// The AVX-512 packer with the contract of [`pack`] (at most 4 vectors per panel width):
 /// masked vector copies, column by column across the panels, when the block is contiguous
 /// along the panel (`s_i = 1`), register transposes of `lanes × lanes` blocks when it is
 /// contiguous along k (`s_p = 1`, a column-major B or a row-major A), the generic gather
-/// otherwise. Masked-off lanes of a load
-/// are zeros, which pads the last panel; masked-off lanes of a store are not written.
+/// otherwise. Masked-off lanes of a load are zeros, which pads the last panel; masked-off
+/// lanes of a store are not written.
 ///
 /// # Safety
 /// As [`pack`], with `w ≤ 4·lanes`; the CPU has `I`'s features.
@@ -538,21 +578,10 @@ unsafe fn pack_a_avx512<T: GemmScalar, I: Transpose<T>>(
                 let mut p0 = 0;
                 while p0 < kc {
                     let np = (kc - p0).min(l);
-                    let lm = I::mask(np);
-                    let mut r = I::zeros();
-                    let rv = r.as_mut();
-                    unroll!(i in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                        if i < l && i < ni {
-                            rv[i] = I::load_masked(s.offset((ic + i) as isize * s_i).add(p0), lm);
-                        }
-                    });
-                    I::transpose(&mut r);
-                    let rv = r.as_ref();
-                    unroll!(q in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                        if q < l && q < np {
-                            I::store_masked(d.add((p0 + q) * w + ic), sm, rv[q]);
-                        }
-                    });
+                    // Rows `ic..ic + ni`, columns `p0..p0 + np` of the block into rows
+                    // `p0..p0 + np` of the panel.
+                    let src = s.offset(ic as isize * s_i).add(p0);
+                    transpose_block::<T, I>(src, s_i, ni, I::mask(np), d.add(p0 * w + ic), w, np, sm);
                     p0 += l;
                 }
             }
@@ -607,21 +636,11 @@ unsafe fn pack_b_avx512<T: GemmScalar, I: Transpose<T>, const NR: usize, const K
                     let mut p0 = 0;
                     while p0 < kc {
                         let np = (kc - p0).min(l);
-                        let sm = I::mask(np);
-                        let mut r = I::zeros();
-                        let rv = r.as_mut();
-                        unroll!(q in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                            if q < l && q < np {
-                                rv[q] = I::load_masked(s.offset((p0 + q) as isize * s_p).add(jc), lm);
-                            }
-                        });
-                        I::transpose(&mut r);
-                        let rv = r.as_ref();
-                        unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15] {
-                            if j < l && jc + j < NR {
-                                I::store_masked(d.add((jc + j) * KCS + p0), sm, rv[j]);
-                            }
-                        });
+                        // Rows `p0..p0 + np`, columns `jc..jc + nj` of the block into columns
+                        // `jc..min(jc + lanes, NR)` of the panel (zeros past `nj`).
+                        let src = s.offset(p0 as isize * s_p).add(jc);
+                        let dst = d.add(jc * KCS + p0);
+                        transpose_block::<T, I>(src, s_p, np, lm, dst, KCS, (NR - jc).min(l), I::mask(np));
                         p0 += l;
                     }
                     jc += l;
