@@ -508,6 +508,22 @@ impl GemmBlocking {
             && !(a_cs as usize).saturating_mul(e).is_multiple_of(GEMM_A_ALIAS_BYTES)
     }
 
+    /// Whether the engine prefetches the source of the next A block into L2 while the
+    /// micro-kernels of the current one run, so that the packer reads it from L2 rather than
+    /// from memory: at the SIMD levels, when A is column-major (`a_rs = 1`, `a_cs > 0`: each
+    /// block column is one run of lines) and its span is more than
+    /// [`GEMM_A_IN_PLACE_BYTES`] (an A that does not stay in L2 between its uses). With few
+    /// columns of C the packer's reads from memory would otherwise take most of the time.
+    /// Defined for every input.
+    #[inline]
+    pub const fn prefetches_next_a(&self, m: usize, k: usize, a_rs: isize, a_cs: isize) -> bool {
+        if matches!(self.level, Level::Portable) || a_rs != 1 || a_cs <= 0 || k == 0 {
+            return false;
+        }
+        let span = (k - 1).saturating_mul(a_cs as usize).saturating_add(m);
+        span.saturating_mul(self.elem.bytes()) > GEMM_A_IN_PLACE_BYTES
+    }
+
     /// Whether the parallel engine reads the full A micro-panels of a task whose C has
     /// `n_share` columns in place, whatever A's span and column stride: when the task has at
     /// most [`GEMM_A_FEW_B_PANELS`] B micro-panels, so that each packed A panel would serve
@@ -642,6 +658,24 @@ mod tests {
         }
         out.push(CacheSizes { l1d: usize::MAX / 2, l2: usize::MAX / 2, l3: 0 });
         out
+    }
+
+    #[test]
+    fn the_next_a_block_is_prefetched_when_a_is_column_major_and_large() {
+        for b in GEMM_BLOCKINGS {
+            let e = b.elem.bytes();
+            let simd = b.level != Level::Portable;
+            let m = 2 * b.mr;
+            let k = GEMM_A_IN_PLACE_BYTES / (m * e);
+            let lda = m as isize;
+            assert!(!b.prefetches_next_a(m, k, 1, lda), "{b:?}: at the limit (A stays in L2)");
+            assert_eq!(b.prefetches_next_a(m + 1, k, 1, lda + 1), simd, "{b:?}: one element past it");
+            assert_eq!(b.prefetches_next_a(4096, 4096, 1, 4096), simd, "{b:?}: a large A");
+            assert!(!b.prefetches_next_a(4096, 4096, 4096, 1), "{b:?}: row-major");
+            assert!(!b.prefetches_next_a(4096, 4096, 1, -4096), "{b:?}: reversed columns");
+            assert!(!b.prefetches_next_a(4096, 0, 1, 4096), "{b:?}: no depth");
+            assert_eq!(b.prefetches_next_a(usize::MAX, usize::MAX, 1, isize::MAX), simd, "{b:?}: saturates");
+        }
     }
 
     #[test]

@@ -282,7 +282,10 @@ fn random_shapes_f64() {
 #[test]
 fn thin_and_odd_shapes() {
     let mut r = Rng(3);
-    // The last: a column-major A of an 8 KiB column stride over few columns, read in place.
+    // (2048, 24, 260): a column-major A of an 8 KiB column stride over few columns; the last
+    // two: a large A over few columns in several steps of k (the last one shallower) and
+    // several blocks of rows with an edge panel, each block packed whole while the one
+    // before prefetches it.
     let shapes = [
         (5, 3000, 200),
         (3000, 7, 150),
@@ -291,6 +294,8 @@ fn thin_and_odd_shapes() {
         (257, 513, 129),
         (96, 700, 40),
         (2048, 24, 260),
+        (1000, 20, 900),
+        (3000, 13, 1000),
     ];
     at_each_level(|_| {
         for (c, &dims) in shapes.iter().enumerate() {

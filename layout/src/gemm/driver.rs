@@ -163,7 +163,10 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// The operands of one register tile: `C(i, j) = α·Σ_{p<k} A(i, p)·B(p, j) + β·C(i, j)` for
 /// `i < mr`, `j < nr` (C not read when `β = 0`), with `A(i, p)` at `a + i + p·a_cs`,
 /// `B(p, j)` at `b + p·b_rs + j·b_cs` (a packed panel's own strides for [`Kernel::micro`])
-/// and `C(i, j)` at `c + i·c_rs + j·c_cs`.
+/// and `C(i, j)` at `c + i·c_rs + j·c_cs`. At step `p` the SIMD kernels also prefetch into
+/// L2 the `pf_n ≤` [`NEXT_A_LINES`] consecutive lines from `pf + p·pf_cs`: the source of the
+/// next A block, which the packer then reads from L2 (any address: a prefetch does not access
+/// memory; `pf_n = 0`: none).
 #[derive(Clone, Copy, Debug)]
 pub struct MicroArgs<T> {
     pub k: usize,
@@ -179,6 +182,9 @@ pub struct MicroArgs<T> {
     pub nr: usize,
     pub alpha: T,
     pub beta: T,
+    pub pf: *const T,
+    pub pf_cs: isize,
+    pub pf_n: usize,
 }
 
 /// A micro-kernel as a function pointer (the edge tables, the bench crate's harness).
@@ -336,7 +342,24 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                 let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
                 let (alpha, beta, k) = (p.alpha, p.beta, p.k);
                 let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
-                D::kernel(MicroArgs { k, a, a_cs, b, b_rs, b_cs, c, c_rs, c_cs, mr, nr, alpha, beta });
+                D::kernel(MicroArgs {
+                    k,
+                    a,
+                    a_cs,
+                    b,
+                    b_rs,
+                    b_cs,
+                    c,
+                    c_rs,
+                    c_cs,
+                    mr,
+                    nr,
+                    alpha,
+                    beta,
+                    pf: a,
+                    pf_cs: 0,
+                    pf_n: 0,
+                });
                 p.epilogue(c, i0, j0, mr, nr);
             }
             j0 += nr;
@@ -488,6 +511,42 @@ pub unsafe fn pack<T: GemmScalar>(w: usize, dst: *mut T, src: *const T, s_i: isi
     }
 }
 
+/// The most lines of the next A block a micro-kernel prefetches per step of k (see
+/// [`MicroArgs`]).
+pub const NEXT_A_LINES: usize = 4;
+
+/// The next A block of the blocked engine, prefetched into L2 by the micro-kernels of the
+/// current block (see [`MicroArgs`]): `lines` lines per column from `at` (a column-major A,
+/// column stride `pf_cs`), `per_call` of them per step of k by each of the block's first calls
+/// (call `q` the lines from `q·per_call`), so that they arrive while the rest of the block
+/// computes.
+#[derive(Clone, Copy)]
+pub(crate) struct NextA<T> {
+    at: *const T,
+    lines: usize,
+    per_call: usize,
+}
+
+impl<T> NextA<T> {
+    /// Nothing to prefetch.
+    pub const NONE: NextA<T> = NextA { at: core::ptr::null(), lines: 0, per_call: 0 };
+
+    /// The block of `rows` rows at `at`, spread over `calls` calls.
+    pub fn new(at: *const T, rows: usize, calls: usize) -> Self {
+        // One line more than the rows' bytes: the run need not start on a line.
+        let lines = (rows * core::mem::size_of::<T>()).div_ceil(64) + 1;
+        NextA { at, lines, per_call: lines.div_ceil(calls.max(1)).min(NEXT_A_LINES) }
+    }
+
+    /// The first line and the lines per step of call `q`.
+    #[inline(always)]
+    pub fn call(&self, q: usize) -> (*const T, usize) {
+        let first = q * self.per_call;
+        let n = if first < self.lines { self.per_call.min(self.lines - first) } else { 0 };
+        (self.at.wrapping_add(first * (64 / core::mem::size_of::<T>())), n)
+    }
+}
+
 /// The blocked GEMM of a normalized problem on this thread, with kernel `K`.
 ///
 /// # Safety
@@ -508,6 +567,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // Full micro-panels of a small column-major A read in place (the plan's
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
     let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
+    let prefetch_a = plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -548,6 +608,19 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             K::pack(mr, ap, a, p.a_rs, p.a_cs, mc - full, kc);
                         }
                     }
+                    // The source of the next A block (this step's next rows, else the next
+                    // step's first rows), prefetched by this block's first calls.
+                    let next = if !prefetch_a || direct_a {
+                        NextA::NONE
+                    } else if ic + mc < p.m {
+                        let at = p.a.wrapping_offset((ic + mc) as isize + pc as isize * p.a_cs);
+                        NextA::new(at, mc_max.min(p.m - ic - mc), mc.div_ceil(mr))
+                    } else if pc + kc < p.k {
+                        NextA::new(p.a.wrapping_offset((pc + kc) as isize * p.a_cs), mc_max.min(p.m), mc.div_ceil(mr))
+                    } else {
+                        NextA::NONE
+                    };
+                    let mut call = 0;
                     let mut jr = 0;
                     while jr < nc {
                         let nrr = nr.min(nc - jr);
@@ -589,6 +662,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     (ap.add((ir - full) * kc).cast_const(), mr as isize)
                                 };
                                 let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                                let (pf, pf_n) = next.call(call);
                                 let t = MicroArgs {
                                     k: kc,
                                     a,
@@ -603,7 +677,11 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     nr: nrr,
                                     alpha: p.alpha,
                                     beta,
+                                    pf,
+                                    pf_cs: p.a_cs,
+                                    pf_n,
                                 };
+                                call += 1;
                                 if in_place {
                                     // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
                                     K::micro_b(t);

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, MicroArgs, Problem, Scratch};
+use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -44,8 +44,9 @@ pub struct Shared<T> {
     first: usize,
     /// The steps of the current round.
     steps: usize,
-    /// Full A micro-panels are read in place (the plan's `reads_a_in_place`, or its
-    /// `reads_a_in_place_for_few_columns` for the grid's column share).
+    /// Full A micro-panels are read in place (the plan's `reads_a_in_place`, or, for the
+    /// round's shared A panels, its `reads_a_in_place_for_few_columns` for the grid's column
+    /// share).
     pub direct_a: bool,
     /// Full B micro-panels are read in place (the plan's `reads_b_in_place`).
     pub direct_b: bool,
@@ -54,8 +55,12 @@ pub struct Shared<T> {
     /// and each is used by one A block per step (the plan's `packs_b_per_panel(m)`).
     pub b_private: bool,
     /// Each task packs its A blocks itself into its own scratch of one block (which stays in
-    /// L2), as the one-thread engine does: when no other task reads them (`tn = 1`).
+    /// L2), a whole block per call as the one-thread engine does: when no other task reads
+    /// them (`tn = 1`).
     pub a_private: bool,
+    /// A task's micro-kernels prefetch its next A block into L2 (`a_private`, A packed, the
+    /// plan's `prefetches_next_a`), as the one-thread engine's do.
+    pub prefetch_a: bool,
     /// A micro-panels per step (`⌈m / MR⌉`) and the elements of each (`MR·kc`).
     a_panels: usize,
     a_slot: usize,
@@ -85,12 +90,15 @@ impl<T: GemmScalar> Shared<T> {
         let kc = plan.blocks(p.m, p.n, p.k).kc;
         let (a_panels, b_panels) = (p.m.div_ceil(plan.mr), p.n.div_ceil(plan.nr));
         let (a_slot, b_slot) = (plan.mr * kc, plan.b_panel_stride(kc));
+        // Private A blocks are packed whole, as the one-thread engine's, and prefetched
+        // (reading A in place for few columns is for the round's shared panels).
+        let a_private = grid.tn == 1;
         let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs)
-            || plan.reads_a_in_place_for_few_columns(p.m, p.k, p.a_rs, p.a_cs, grid.col_share);
+            || (!a_private && plan.reads_a_in_place_for_few_columns(p.m, p.k, p.a_rs, p.a_cs, grid.col_share));
         let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
-        let a_private = grid.tn == 1;
+        let prefetch_a = a_private && !direct_a && plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
         let (a_step, b_step) = (
             if a_private { 0 } else { (a_panels * a_slot).next_multiple_of(ALIGN) },
             if b_private { 0 } else { b_panels * b_slot },
@@ -110,6 +118,7 @@ impl<T: GemmScalar> Shared<T> {
             direct_b,
             b_private,
             a_private,
+            prefetch_a,
             a_panels,
             a_slot,
             b_panels,
@@ -257,25 +266,36 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                 // another (`a_private`), else the round's shared slot.
                 let a_panel = |q: usize| {
                     if g.a_private {
-                        // SAFETY: slot `q - q0 < mc_max.div_ceil(mr)` of `own_a`, which holds
-                        // that many slots of `a_slot` elements.
-                        unsafe { own_a.add((q - q0) * g.a_slot) }
+                        // SAFETY: panel `q - q0 < mc_max.div_ceil(mr)` of `own_a`, which holds
+                        // that many slots of `a_slot = MR·g.kc ≥ MR·kc` elements.
+                        unsafe { own_a.add((q - q0) * mr * kc) }
                     } else {
                         g.a_panel(s, q)
                     }
                 };
-                for q in q0..q1 {
-                    let len = mr.min(p.m - q * mr);
-                    if !(g.direct_a && len == mr) && (g.a_private || claim(g.a_flag(s, q))) {
-                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
-                        // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, this task's own
-                        // or claimed by it (no other writer or reader until published).
-                        unsafe {
-                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                            K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
-                        }
-                        if !g.a_private {
-                            publish(g.a_flag(s, q));
+                if g.a_private && !g.direct_a {
+                    // The whole block at once, column by column across its panels (the
+                    // packer's layout: panel `q - q0` at `(q - q0)·MR·kc`).
+                    // SAFETY: rows `i0+ic..i0+ic+mc`, columns `pc..pc+kc` of A (in bounds),
+                    // into this task's scratch of `mc.div_ceil(mr)` panels of `MR·kc`.
+                    unsafe {
+                        let a = p.a.offset((i0 + ic) as isize * p.a_rs + pc as isize * p.a_cs);
+                        K::pack(mr, own_a, a, p.a_rs, p.a_cs, mc, kc);
+                    }
+                } else {
+                    for q in q0..q1 {
+                        let len = mr.min(p.m - q * mr);
+                        if !(g.direct_a && len == mr) && (g.a_private || claim(g.a_flag(s, q))) {
+                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
+                            // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, this task's own
+                            // or claimed by it (no other writer or reader until published).
+                            unsafe {
+                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                                K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
+                            }
+                            if !g.a_private {
+                                publish(g.a_flag(s, q));
+                            }
                         }
                     }
                 }
@@ -286,6 +306,20 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         }
                     }
                 }
+                // The task's next A block (this step's next rows, else the next step's
+                // first rows), prefetched by this block's first calls.
+                let next = if !g.prefetch_a {
+                    NextA::NONE
+                } else if ic + mc < rows {
+                    let at = p.a.wrapping_offset((i0 + ic + mc) as isize + pc as isize * p.a_cs);
+                    NextA::new(at, mc_max.min(rows - ic - mc), mc.div_ceil(mr))
+                } else if s + 1 < g.steps {
+                    let at = p.a.wrapping_offset(i0 as isize + (pc + g.kc) as isize * p.a_cs);
+                    NextA::new(at, mc_max.min(rows), mc.div_ceil(mr))
+                } else {
+                    NextA::NONE
+                };
+                let mut call = 0;
                 for x in 0..panels {
                     let jr = (x + rot) % panels * nr;
                     let nrr = nr.min(nc - jr);
@@ -331,6 +365,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 (a_panel(i / mr).cast_const(), mr as isize)
                             };
                             let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                            let (pf, pf_n) = next.call(call);
+                            call += 1;
                             let t = MicroArgs {
                                 k: kc,
                                 a,
@@ -345,6 +381,9 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 nr: nrr,
                                 alpha: p.alpha,
                                 beta,
+                                pf,
+                                pf_cs: p.a_cs,
+                                pf_n,
                             };
                             if in_place {
                                 K::micro_b(t);

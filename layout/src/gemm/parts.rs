@@ -85,6 +85,9 @@ impl<T: super::GemmScalar> MicroKernel<T> {
                     nr,
                     alpha: T::ONE,
                     beta: T::ZERO,
+                    pf: core::ptr::null(),
+                    pf_cs: 0,
+                    pf_n: 0,
                 })
             };
         }

@@ -32,8 +32,9 @@ const MAX_TILE: usize = 32 * 12;
 
 /// The micro-kernel of `MV` vectors of rows by `NR` columns (see [`Kernel::micro`]): per step
 /// of k, `MV` loads of A, `NR` broadcasts of B and `MV·NR` FMAs into accumulators held in
-/// registers, and a prefetch of A [`PF_A`] steps ahead. `B(p, j)` is at `b + p·BS + j·BJ` (a packed panel's strides: AVX-512 panels
-/// `(KC, 1)`, AVX2 ones `(1, NR)`), or at `b + p + j·b_cs` when `IN_PLACE` (a column-major B
+/// registers, a prefetch of A [`PF_A`] steps ahead and one of the next A block's lines
+/// ([`MicroArgs`]). `B(p, j)` is at `b + p·BS + j·BJ` (a packed panel's strides: AVX-512
+/// panels `(KC, 1)`, AVX2 ones `(1, NR)`), or at `b + p + j·b_cs` when `IN_PLACE` (a column-major B
 /// read in place, [`Kernel::micro_b`]). A full tile with `c_rs = 1` is written back with
 /// vector loads and stores, an edge tile with masked ones, others through a buffer.
 ///
@@ -51,8 +52,8 @@ unsafe fn micro<
 >(
     t: MicroArgs<T>,
 ) {
-    const { assert!(MV <= 4 && NR <= 12) };
-    let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, .. } = t;
+    const { assert!(MV <= 4 && NR <= 12 && super::driver::NEXT_A_LINES <= 4) };
+    let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, pf, pf_cs, pf_n, .. } = t;
     let l = I::LANES;
     let mr_full = MV * l;
     let (bj, bs) = if IN_PLACE { (b_cs as usize, 1) } else { (BJ, BS) };
@@ -71,7 +72,7 @@ unsafe fn micro<
             }
         }
     });
-    let (mut a, mut b) = (a, b);
+    let (mut a, mut b, mut pf) = (a, b, pf);
     // SAFETY: step `p < kc` reads `a[p·a_cs..][..MR]` and `b[p·bs + j·bj]` for `j < NR`, inside
     // the panels (the caller's bound).
     unsafe {
@@ -93,6 +94,15 @@ unsafe fn micro<
             });
             // (Wrapping: after the last step, A read in place may point past its allocation,
             // one column on; the pointer is not read there.)
+            // The next A block's lines into L2 (none when `pf_n = 0`).
+            if pf_n > 0 {
+                unroll!(q in [0 1 2 3] {
+                    if q < pf_n {
+                        _mm_prefetch::<_MM_HINT_T1>(pf.cast::<i8>().wrapping_add(q * 64));
+                    }
+                });
+                pf = pf.wrapping_offset(pf_cs);
+            }
             a = a.wrapping_offset(a_cs);
             b = b.add(bs);
         }
@@ -218,7 +228,7 @@ unsafe fn direct_kernel<T: GemmScalar, I: Isa<T>>(t: MicroArgs<T>) {
 #[inline(always)]
 unsafe fn direct_tile<T: GemmScalar, I: Isa<T>, const MV: usize, const FULL: bool, const W: usize>(t: MicroArgs<T>) {
     const { assert!(MV <= 2 && W <= 6) };
-    let MicroArgs { k, a, a_cs, b, b_rs, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta } = t;
+    let MicroArgs { k, a, a_cs, b, b_rs, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, .. } = t;
     let l = I::LANES;
     // α and β go through memory: held in registers over the k loop they would take two of the
     // 16 and push an accumulator to the stack (a store and a reload in its FMA chain every
@@ -878,6 +888,9 @@ mod tests {
                             nr,
                             alpha,
                             beta,
+                            pf: core::ptr::null(),
+                            pf_cs: 0,
+                            pf_n: 0,
                         };
                         // SAFETY: the features (the caller's); the A panel holds `MR·kc`
                         // elements (step `MR`), the B panel `b_panel(kc)`; the tile's `mr × nr`
