@@ -163,10 +163,10 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// The operands of one register tile: `C(i, j) = α·Σ_{p<k} A(i, p)·B(p, j) + β·C(i, j)` for
 /// `i < mr`, `j < nr` (C not read when `β = 0`), with `A(i, p)` at `a + i + p·a_cs`,
 /// `B(p, j)` at `b + p·b_rs + j·b_cs` (a packed panel's own strides for [`Kernel::micro`])
-/// and `C(i, j)` at `c + i·c_rs + j·c_cs`. At step `p` the SIMD kernels also prefetch into
-/// L2 the `pf_n ≤` [`NEXT_A_LINES`] consecutive lines from `pf + p·pf_cs`: the source of the
-/// next A block, which the packer then reads from L2 (any address: a prefetch does not access
-/// memory; `pf_n = 0`: none).
+/// and `C(i, j)` at `c + i·c_rs + j·c_cs`. At step `p` the SIMD kernels over packed B
+/// panels also prefetch into L2 the `pf_n ≤` [`NEXT_A_LINES`] consecutive lines from
+/// `pf + p·pf_cs`: the source of the next A block, which the packer then reads from L2 (any
+/// address: a prefetch does not access memory; `pf_n = 0`: none).
 #[derive(Clone, Copy, Debug)]
 pub struct MicroArgs<T> {
     pub k: usize,

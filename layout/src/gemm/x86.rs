@@ -92,10 +92,9 @@ unsafe fn micro<
                     unroll!(i in [0 1 2 3] { if i < MV { acc[i][j] = I::fma(av[i], bv, acc[i][j]); } });
                 }
             });
-            // (Wrapping: after the last step, A read in place may point past its allocation,
-            // one column on; the pointer is not read there.)
-            // The next A block's lines into L2 (none when `pf_n = 0`).
-            if pf_n > 0 {
+            // The next A block's lines into L2 (over packed B panels only: B read in place
+            // takes the registers for its column offsets).
+            if !IN_PLACE && pf_n > 0 {
                 unroll!(q in [0 1 2 3] {
                     if q < pf_n {
                         _mm_prefetch::<_MM_HINT_T1>(pf.cast::<i8>().wrapping_add(q * 64));
@@ -103,6 +102,8 @@ unsafe fn micro<
                 });
                 pf = pf.wrapping_offset(pf_cs);
             }
+            // (Wrapping: after the last step, A read in place may point past its allocation,
+            // one column on; the pointer is not read there.)
             a = a.wrapping_offset(a_cs);
             b = b.add(bs);
         }
