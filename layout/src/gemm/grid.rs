@@ -283,20 +283,38 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         K::pack(mr, own_a, a, p.a_rs, p.a_cs, mc, kc);
                     }
                 } else {
-                    for q in q0..q1 {
-                        let len = mr.min(p.m - q * mr);
-                        if !(g.direct_a && len == mr) && (g.a_private || claim(g.a_flag(s, q))) {
-                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
-                            // the panel holds `a_slot = MR·g.kc ≥ MR·kc` elements, this task's own
-                            // or claimed by it (no other writer or reader until published).
-                            unsafe {
-                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                                K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
-                            }
-                            if !g.a_private {
-                                publish(g.a_flag(s, q));
+                    // The panels this task claims, in runs of consecutive ones packed by one
+                    // call column by column (when the slots are the packer's layout: a
+                    // step of full depth), each published once packed.
+                    let packs = |q: usize| !(g.direct_a && mr <= p.m - q * mr);
+                    let mut q = q0;
+                    while q < q1 {
+                        if !(packs(q) && (g.a_private || claim(g.a_flag(s, q)))) {
+                            q += 1;
+                            continue;
+                        }
+                        let mut e = q + 1;
+                        if kc == g.kc {
+                            while e < q1 && packs(e) && (g.a_private || claim(g.a_flag(s, e))) {
+                                e += 1;
                             }
                         }
+                        let len = (e * mr).min(p.m) - q * mr;
+                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
+                        // panels `q..e` hold `a_slot = MR·g.kc ≥ MR·kc` elements each, one
+                        // after another (`e = q + 1` unless `kc = g.kc`: the packer's panel
+                        // stride `MR·kc`), this task's own or claimed by it (no other writer
+                        // or reader until published).
+                        unsafe {
+                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                            K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
+                        }
+                        if !g.a_private {
+                            for x in q..e {
+                                publish(g.a_flag(s, x));
+                            }
+                        }
+                        q = e;
                     }
                 }
                 if !g.a_private {
