@@ -629,14 +629,20 @@ unsafe fn pack_b_avx512<T: GemmScalar, I: Transpose<T>, const NR: usize, const K
             let d = dst.add(j0 / NR * (NR * KCS));
             let s = src.offset(j0 as isize * s_j);
             if s_p == 1 {
+                // Whole vectors with plain loads and stores (AMD's masked stores are
+                // microcoded), the column's last partial vector masked.
                 for j in 0..NR {
                     let (sj, dj) = (s.offset(j as isize * s_j), d.add(j * KCS));
                     let mut p = 0;
-                    while p < kc {
+                    while p + l <= kc {
+                        let v = if j < cols { I::load(sj.add(p)) } else { I::zero() };
+                        I::store(dj.add(p), v);
+                        p += l;
+                    }
+                    if p < kc {
                         let m = I::mask(kc - p);
                         let v = if j < cols { I::load_masked(sj.add(p), m) } else { I::zero() };
                         I::store_masked(dj.add(p), m, v);
-                        p += l;
                     }
                 }
             } else if s_j == 1 {
