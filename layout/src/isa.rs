@@ -20,6 +20,19 @@ pub trait Isa<T>: Copy {
     type M: Copy;
     /// Elements per vector.
     const LANES: usize;
+    /// A vector's lanes as an array (`[T; LANES]`).
+    type Lanes: Copy + AsMut<[T]>;
+    /// Two vectors' lanes as one array (`[T; 2·LANES]`).
+    type Lanes2: Copy + AsMut<[T]>;
+
+    /// The lanes of `v`, lane `i` at index `i`.
+    fn lanes(v: Self::V) -> Self::Lanes;
+    /// The vector of the lanes `a`.
+    fn from_lanes(a: Self::Lanes) -> Self::V;
+    /// The lanes of `v[0]` then those of `v[1]`.
+    fn lanes2(v: [Self::V; 2]) -> Self::Lanes2;
+    /// The two vectors of the lanes `a`.
+    fn from_lanes2(a: Self::Lanes2) -> [Self::V; 2];
 
     /// # Safety
     /// The level's features.
@@ -107,6 +120,29 @@ macro_rules! avx512 {
             type V = $v;
             type M = $m;
             const LANES: usize = $lanes;
+            type Lanes = [$t; $lanes];
+            type Lanes2 = [$t; 2 * $lanes];
+
+            #[inline(always)]
+            fn lanes(v: $v) -> [$t; $lanes] {
+                // SAFETY: a vector is its lanes, in order (same size, every bit pattern valid).
+                unsafe { core::mem::transmute::<$v, [$t; $lanes]>(v) }
+            }
+            #[inline(always)]
+            fn from_lanes(a: [$t; $lanes]) -> $v {
+                // SAFETY: as above.
+                unsafe { core::mem::transmute::<[$t; $lanes], $v>(a) }
+            }
+            #[inline(always)]
+            fn lanes2(v: [$v; 2]) -> [$t; 2 * $lanes] {
+                // SAFETY: as above (an array of vectors is their lanes in order).
+                unsafe { core::mem::transmute::<[$v; 2], [$t; 2 * $lanes]>(v) }
+            }
+            #[inline(always)]
+            fn from_lanes2(a: [$t; 2 * $lanes]) -> [$v; 2] {
+                // SAFETY: as above.
+                unsafe { core::mem::transmute::<[$t; 2 * $lanes], [$v; 2]>(a) }
+            }
 
             // SAFETY contract: the level's features (the callers').
             #[inline]
@@ -226,6 +262,29 @@ macro_rules! avx2 {
             type V = $v;
             type M = __m256i;
             const LANES: usize = $lanes;
+            type Lanes = [$t; $lanes];
+            type Lanes2 = [$t; 2 * $lanes];
+
+            #[inline(always)]
+            fn lanes(v: $v) -> [$t; $lanes] {
+                // SAFETY: a vector is its lanes, in order (same size, every bit pattern valid).
+                unsafe { core::mem::transmute::<$v, [$t; $lanes]>(v) }
+            }
+            #[inline(always)]
+            fn from_lanes(a: [$t; $lanes]) -> $v {
+                // SAFETY: as above.
+                unsafe { core::mem::transmute::<[$t; $lanes], $v>(a) }
+            }
+            #[inline(always)]
+            fn lanes2(v: [$v; 2]) -> [$t; 2 * $lanes] {
+                // SAFETY: as above (an array of vectors is their lanes in order).
+                unsafe { core::mem::transmute::<[$v; 2], [$t; 2 * $lanes]>(v) }
+            }
+            #[inline(always)]
+            fn from_lanes2(a: [$t; 2 * $lanes]) -> [$v; 2] {
+                // SAFETY: as above.
+                unsafe { core::mem::transmute::<[$t; 2 * $lanes], [$v; 2]>(a) }
+            }
 
             // SAFETY contract: the level's features (the callers').
             #[inline]

@@ -192,7 +192,7 @@ pub struct MicroArgs<T> {
 /// # Safety
 /// A call has [`Kernel::micro`]'s contract for the kernel's tile and level (SAFETY: its
 /// panels, C's tile and the CPU's features are the caller's to vouch for).
-pub type Micro<T> = unsafe fn(MicroArgs<T>);
+pub type Micro<T> = unsafe fn(&MicroArgs<T>);
 
 /// A level's micro-kernel and blocking.
 pub trait Kernel<T> {
@@ -222,7 +222,7 @@ pub trait Kernel<T> {
     /// `a[p·a_cs..][..MR]` is readable for `p < k`, `b` holds `b_panel(k)` readable elements;
     /// `mr ≤ MR`, `nr ≤ NR`; the `mr × nr` elements of C are valid (readable unless `β = 0`,
     /// writable, distinct); the CPU has the kernel's features.
-    unsafe fn micro(t: MicroArgs<T>);
+    unsafe fn micro(t: &MicroArgs<T>);
 
     /// Whether [`micro_b`](Kernel::micro_b) is implemented: full tiles over a B read in place.
     const MICRO_B: bool = false;
@@ -235,7 +235,7 @@ pub trait Kernel<T> {
     /// [`MICRO_B`](Kernel::MICRO_B); A as for [`micro`](Kernel::micro); `b_cs > 0` and the
     /// `k × NR` elements of B are readable; `mr ≤ MR` and C's `mr × NR` tile as for
     /// [`micro`](Kernel::micro).
-    unsafe fn micro_b(_t: MicroArgs<T>) {
+    unsafe fn micro_b(_t: &MicroArgs<T>) {
         unreachable!("micro_b runs only where MICRO_B is true")
     }
 
@@ -292,7 +292,7 @@ pub trait Direct<T> {
     /// `mr ≤ MR`, `nr ≤ NR`; the `mr × k` elements of A, the `k × nr` of B and the `mr × nr`
     /// of C are valid (C readable unless `β = 0`, writable, distinct); the CPU has the
     /// kernel's features.
-    unsafe fn kernel(t: MicroArgs<T>);
+    unsafe fn kernel(t: &MicroArgs<T>);
 }
 
 /// The largest `k` of a problem [`direct`] runs (the plan's `gemm_direct`).
@@ -342,7 +342,7 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                 let c = p.c.offset(i0 as isize * p.c_rs + j0 as isize * p.c_cs);
                 let (alpha, beta, k) = (p.alpha, p.beta, p.k);
                 let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
-                D::kernel(MicroArgs {
+                D::kernel(&MicroArgs {
                     k,
                     a,
                     a_cs,
@@ -586,6 +586,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 // The epilogue runs on each block of tiles of the last block of K, right after
                 // the micro-kernels store them.
                 let last = pc + kc == p.k;
+                // The last step's tiles with the epilogue in their micro-kernels (columns of
+                // C with unit row stride along M or N), else the epilogue per block.
+                let fused = last && p.c_rs == 1 && p.ep.as_ref().is_some_and(|e| e.fuses());
                 if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                     // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
@@ -651,7 +654,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             // panel `(ir-full)/mr` of `ap` (`kc·mr` packed elements); panel
                             // `jr/nr` of `bp` holds `b_panel(kc)` packed elements; the tile's
                             // `mrr × nrr` elements of C are in bounds (the caller's); the
-                            // features are the caller's.
+                            // features are the caller's; the fused kernel runs full tiles
+                            // (`MR × NR`) with `c_rs = 1` (`fused`) only, within the engine
+                            // call its epilogue was made for.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
                                 // Rows `ic+ir..ic+ir+MR` of A where they are (column stride
@@ -682,16 +687,27 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     pf_n,
                                 };
                                 call += 1;
-                                if in_place {
-                                    // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
-                                    K::micro_b(t);
-                                } else {
-                                    K::micro(t);
+                                // A full tile with the epilogue fused into its stores, else
+                                // the plain kernel (and the epilogue on the tile after it).
+                                let done = fused
+                                    && mrr == mr
+                                    && nrr == nr
+                                    && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, ic + ir, jc + jr));
+                                if !done {
+                                    if in_place {
+                                        // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
+                                        K::micro_b(&t);
+                                    } else {
+                                        K::micro(&t);
+                                    }
+                                    if fused {
+                                        p.epilogue(c, ic + ir, jc + jr, mrr, nrr);
+                                    }
                                 }
                             }
                             ir += mr;
                         }
-                        if last {
+                        if last && !fused {
                             // The `mc × nrr` block of C just written (in L1), one call.
                             // SAFETY: rows `ic..ic+mc`, columns `jc+jr..jc+jr+nrr` of C.
                             unsafe {

@@ -10,7 +10,11 @@
 //! compiled at the SIMD level in effect, loops over the tile with `f` inlined.
 
 use super::GemmScalar;
-use super::driver::Problem;
+use super::driver::{MicroArgs, Problem};
+#[cfg(target_arch = "x86_64")]
+use super::x86::Post;
+#[cfg(target_arch = "x86_64")]
+use crate::isa::Isa;
 use crate::kernels::{DstView, Level, SrcView, level};
 use crate::small_gemm::{SmallScalar, small_gemm};
 
@@ -118,6 +122,12 @@ impl Coords {
         Coords { mi: self.mj, mj: self.mi, ni: self.nj, nj: self.ni, ..self }
     }
 
+    /// Whether the problem's columns run along the caller's M (`mi = 1`, `ni = 0`) or along
+    /// its N (`ni = 1`, `mi = 0`).
+    fn along(&self) -> bool {
+        (self.mi == 1 && self.ni == 0) || (self.ni == 1 && self.mi == 0)
+    }
+
     /// The map of a tile whose element `(0, 0)` is problem element `(i, j)`.
     #[inline(always)]
     fn at(self, i: usize, j: usize) -> Self {
@@ -134,6 +144,63 @@ pub(crate) trait TileFn<T>: Sync {
     /// The tile's elements are readable, writable and distinct; nothing else accesses them.
     #[allow(clippy::too_many_arguments)]
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords);
+
+    /// Runs the micro-kernel `t` of a full register tile of the level's blocked engine with
+    /// the epilogue applied to its accumulators before the stores (B read in place when
+    /// `in_place`), element `(i, j)` of the tile being the caller's `at` image of `(i, j)`,
+    /// whose columns run along M or along N ([`Coords::along`]); `false`, having run nothing,
+    /// when the level has no such kernel.
+    ///
+    /// # Safety
+    /// `t` is a full tile of the level's blocked engine with `c_rs = 1` and the
+    /// micro-kernel's bounds (B in place when `in_place`), C's tile accessed by nothing else.
+    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords) -> bool;
+}
+
+/// The epilogue as the micro-kernels' [`Post`]: `f` on each lane of a finished column of the
+/// tile whose element `(0, 0)` is the caller's `at` image, columns along M (`ALONG_M`) or
+/// along N. The lanes go through an array (`Isa::lanes2`), which the compiler keeps in the
+/// vector registers with `f` vectorized across them.
+#[cfg(target_arch = "x86_64")]
+struct Fused<'e, E, const ALONG_M: bool> {
+    e: &'e E,
+    l: usize,
+    at: &'e Coords,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool> Post<T> for Fused<'_, E, ALONG_M> {
+    const FULL: bool = true;
+    #[inline(always)]
+    fn column<I: Isa<T>, const MV: usize>(&self, j: usize, col: [I::V; MV]) -> [I::V; MV] {
+        let Coords { m0, mj, n0, nj, .. } = *self.at;
+        let (m, n) = ((m0 + j as isize * mj) as usize, (n0 + j as isize * nj) as usize);
+        // `f` on the lanes `xs` of the column from row `at` on (one loop over the whole
+        // array: the compiler vectorizes it back into the registers).
+        let f = |xs: &mut [T], at: usize| {
+            for (i, x) in xs.iter_mut().enumerate() {
+                *x = if ALONG_M {
+                    self.e.apply(*x, m + at + i, n, self.l)
+                } else {
+                    self.e.apply(*x, m, n + at + i, self.l)
+                };
+            }
+        };
+        let mut col = col;
+        if MV == 2 {
+            // (`MV - 1` is 1: the pair as one array of `2·LANES` lanes.)
+            let mut x = I::lanes2([col[0], col[MV - 1]]);
+            f(x.as_mut(), 0);
+            [col[0], col[MV - 1]] = I::from_lanes2(x);
+        } else {
+            for (q, v) in col.iter_mut().enumerate() {
+                let mut x = I::lanes(*v);
+                f(x.as_mut(), q * I::LANES);
+                *v = I::from_lanes(x);
+            }
+        }
+        col
+    }
 }
 
 /// The epilogue `e` of batch `l`, as a [`TileFn`] compiled at `level` (read once per call).
@@ -341,7 +408,29 @@ unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
     }
 }
 
-impl<T: Copy, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
+impl<T: GemmScalar, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
+    // SAFETY contract: `TileFn::micro`'s.
+    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (e, l, level) = (self.e, self.l, self.level);
+            // SAFETY: the caller's bounds; `self.level` is a value of `level()`.
+            unsafe {
+                // (`at` by reference: the kernel reads its fields where the caller stored them.)
+                if at.mi == 1 {
+                    T::fused_micro(level, t, &Fused::<E, true> { e, l, at: &at }, in_place)
+                } else {
+                    T::fused_micro(level, t, &Fused::<E, false> { e, l, at: &at }, in_place)
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (t, in_place, at);
+            false
+        }
+    }
+
     // SAFETY contract: `TileFn::tile`'s (the `mr × nr` elements of C at `i·rs + j·cs` are valid).
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords) {
         // SAFETY: the caller's; `self.level` is a value of `level()`.
@@ -381,6 +470,25 @@ impl<T> Epi<T> {
         Epi { map, ..self }
     }
 
+    /// Whether full tiles can run [`micro`](Self::micro): the problem's columns run along M
+    /// or along N.
+    pub fn fuses(&self) -> bool {
+        self.map.along()
+    }
+
+    /// Runs the micro-kernel `t` of the full tile whose element `(0, 0)` is problem element
+    /// `(i, j)` with the epilogue applied to its accumulators ([`TileFn::micro`]); `false`,
+    /// having run nothing, when the level has no such kernel.
+    ///
+    /// # Safety
+    /// [`fuses`](Self::fuses); as [`TileFn::micro`] (a full tile, `c_rs = 1`), and the engine
+    /// call the epilogue was made for is still running.
+    #[inline(always)]
+    pub unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, i: usize, j: usize) -> bool {
+        // SAFETY: `f` outlives the engine call (the caller's bound); the tile's bounds.
+        unsafe { (*self.f).micro(t, in_place, self.map.at(i, j)) }
+    }
+
     /// Applies the epilogue to the `mr × nr` tile at `c` (strides `rs`, `cs`) whose element
     /// `(0, 0)` is problem element `(i, j)`.
     ///
@@ -397,7 +505,10 @@ impl<T> Epi<T> {
 
 /// Runs `run` with the epilogue `e` of batch `l` placed at `at`, as an [`Epi`] for the
 /// engine's problem (`None` when `e` is).
-pub(crate) fn with<T: Copy, E: GemmEpilogue<T>, R>(e: Option<(&E, At)>, run: impl FnOnce(Option<Epi<T>>) -> R) -> R {
+pub(crate) fn with<T: GemmScalar, E: GemmEpilogue<T>, R>(
+    e: Option<(&E, At)>,
+    run: impl FnOnce(Option<Epi<T>>) -> R,
+) -> R {
     let Some((e, at)) = e else { return run(None) };
     let tile = Tile { e, l: at.l, level: level() };
     let f: *const (dyn TileFn<T> + '_) = &tile;

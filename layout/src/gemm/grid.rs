@@ -255,6 +255,9 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
             let kc = g.kc.min(p.k - pc);
             let beta = if pc == 0 { p.beta } else { T::ONE };
             let last = pc + kc == p.k;
+            // The last step's tiles with the epilogue in their micro-kernels (as the one-thread
+            // engine), else the epilogue per block.
+            let fused = last && p.c_rs == 1 && p.ep.as_ref().is_some_and(|e| e.fuses());
             let mut ic = 0;
             while ic < rows {
                 let mc = mc_max.min(rows - ic);
@@ -371,10 +374,11 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         let i = i0 + ic + ir;
                         // SAFETY: A's rows `i..i+mr` in place (a full panel, `direct_a`) or
                         // its packed panel `i / mr` (packed above, or ready: waited for
-                        // above); B's panel
-                        // in place (full, column-major) or packed (ready); the tile's
-                        // `mrr × nrr` elements of C are in bounds and in this task's block
-                        // (no other task writes them); the features are the caller's.
+                        // above); B's panel in place (full, column-major) or packed (ready);
+                        // the tile's `mrr × nrr` elements of C are in bounds and in this
+                        // task's block (no other task writes them); the features are the
+                        // caller's; the fused kernel runs full tiles (`MR × NR`) with
+                        // `c_rs = 1` (`fused`) only, within the engine call of its epilogue.
                         unsafe {
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
                             let (a, a_cs) = if g.direct_a && mr <= p.m - i {
@@ -403,15 +407,26 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf_cs: p.a_cs,
                                 pf_n,
                             };
-                            if in_place {
-                                K::micro_b(t);
-                            } else {
-                                K::micro(t);
+                            // A full tile with the epilogue fused into its stores, else the
+                            // plain kernel (and the epilogue on the tile after it).
+                            let done = fused
+                                && mrr == mr
+                                && nrr == nr
+                                && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, i, j));
+                            if !done {
+                                if in_place {
+                                    K::micro_b(&t);
+                                } else {
+                                    K::micro(&t);
+                                }
+                                if fused {
+                                    p.epilogue(cp, i, j, mrr, nrr);
+                                }
                             }
                         }
                         ir += mr;
                     }
-                    if last {
+                    if last && !fused {
                         // SAFETY: rows `i0+ic..i0+ic+mc`, columns `j..j+nrr` of C: this
                         // task's, just written.
                         unsafe {

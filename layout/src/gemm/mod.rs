@@ -117,6 +117,23 @@ mod sealed {
             t: usize,
         ) where
             Self: Sized;
+
+        /// Runs the micro-kernel `t` of a full register tile of `level`'s blocked engine with
+        /// `post` applied to each column before it is stored (B read in place when
+        /// `in_place`); `false`, having run nothing, when the level has no such kernel.
+        ///
+        /// # Safety
+        /// `t` is a full tile of the level's blocked engine with `c_rs = 1` and the
+        /// micro-kernel's bounds (B in place when `in_place`); `level` is supported by the CPU.
+        #[cfg(target_arch = "x86_64")]
+        unsafe fn fused_micro<P: super::x86::Post<Self>>(
+            level: crate::kernels::Level,
+            t: &super::driver::MicroArgs<Self>,
+            post: &P,
+            in_place: bool,
+        ) -> bool
+        where
+            Self: Sized;
     }
 }
 
@@ -712,8 +729,21 @@ mod par {
 }
 
 macro_rules! scalar_dispatch {
-    ($t:ty, $portable:ident, $avx2:ident, $avx512:ident, $portable_task:ident, $avx2_task:ident, $avx512_task:ident) => {
+    ($t:ty, $portable:ident, $avx2:ident, $avx512:ident, $portable_task:ident, $avx2_task:ident, $avx512_task:ident,
+     $fused:ident) => {
         impl sealed::Sealed for $t {
+            // SAFETY contract: `fused_micro`'s.
+            #[cfg(target_arch = "x86_64")]
+            unsafe fn fused_micro<P: x86::Post<$t>>(
+                level: crate::kernels::Level,
+                t: &driver::MicroArgs<$t>,
+                post: &P,
+                in_place: bool,
+            ) -> bool {
+                // SAFETY: the caller's.
+                unsafe { x86::$fused(level, t, post, in_place) }
+            }
+
             // SAFETY contract: `gemm`'s (every offset of A, B and C in the problem is in bounds).
             unsafe fn run(p: &Problem<$t>, small: bool) {
                 use crate::kernels::{Level, level};
@@ -748,5 +778,23 @@ macro_rules! scalar_dispatch {
     };
 }
 
-scalar_dispatch!(f32, f32_portable, f32_avx2, f32_avx512, f32_portable_task, f32_avx2_task, f32_avx512_task);
-scalar_dispatch!(f64, f64_portable, f64_avx2, f64_avx512, f64_portable_task, f64_avx2_task, f64_avx512_task);
+scalar_dispatch!(
+    f32,
+    f32_portable,
+    f32_avx2,
+    f32_avx512,
+    f32_portable_task,
+    f32_avx2_task,
+    f32_avx512_task,
+    fused_micro_f32
+);
+scalar_dispatch!(
+    f64,
+    f64_portable,
+    f64_avx2,
+    f64_avx512,
+    f64_portable_task,
+    f64_avx2_task,
+    f64_avx512_task,
+    fused_micro_f64
+);

@@ -71,7 +71,7 @@ impl<T: super::GemmScalar> MicroKernel<T> {
             // `mr` contiguous rows by `nr` columns of stride `mr` at `i·mr·nr`, inside `c`,
             // distinct, a full tile; `β = 0` does not read C; C is an exclusive borrow.
             unsafe {
-                (self.f)(MicroArgs {
+                (self.f)(&MicroArgs {
                     k: kc,
                     a: a.as_ptr().add(i * mr * kc),
                     a_cs: mr as isize,
@@ -236,7 +236,7 @@ mod tests {
 
     /// A `Micro` that is never called (the run panics first).
     // SAFETY contract: none; it never touches memory.
-    unsafe fn never(_: MicroArgs<f32>) {
+    unsafe fn never(_: &MicroArgs<f32>) {
         unreachable!()
     }
 

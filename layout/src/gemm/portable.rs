@@ -19,8 +19,8 @@ impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T>
 
     // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
     #[inline(always)]
-    unsafe fn micro(t: MicroArgs<T>) {
-        let MicroArgs { k: kc, a, a_cs, b, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, .. } = t;
+    unsafe fn micro(t: &MicroArgs<T>) {
+        let MicroArgs { k: kc, a, a_cs, b, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, .. } = *t;
         let a_step = a_cs as usize;
         let mut acc = [[T::ZERO; MR]; NR];
         for p in 0..kc {

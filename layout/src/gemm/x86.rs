@@ -7,6 +7,7 @@
 use super::GemmScalar;
 use super::driver::{Direct, Kernel, Micro, MicroArgs, Problem, blocked, direct, pack, write_back};
 use crate::isa::{Avx2, Avx512, Isa};
+use crate::kernels::Level;
 use core::arch::x86_64::*;
 use layout_plan::GemmBlocking;
 use layout_plan::gemm_blocking::{GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64};
@@ -50,12 +51,59 @@ unsafe fn micro<
     const BS: usize,
     const IN_PLACE: bool,
 >(
-    t: MicroArgs<T>,
+    t: &MicroArgs<T>,
+) {
+    // SAFETY: the caller's.
+    unsafe { micro_post::<T, I, MV, NR, BJ, BS, IN_PLACE, NoPost>(t, &NoPost) }
+}
+
+/// What a micro-kernel applies to each finished column of a full tile (unit row stride, all
+/// `MV·LANES` rows) right before storing it: a fused epilogue, or nothing ([`NoPost`]).
+pub trait Post<T> {
+    /// Runs only on full tiles (`MV·LANES × NR`) with unit row stride, which the micro-kernel
+    /// then assumes.
+    const FULL: bool;
+    /// Column `j` of the tile, its `MV` vectors of rows in order (row `q·LANES + i` in lane
+    /// `i` of `col[q]`): the column to store.
+    fn column<I: Isa<T>, const MV: usize>(&self, j: usize, col: [I::V; MV]) -> [I::V; MV];
+}
+
+/// No change: the plain GEMM's micro-kernels.
+pub struct NoPost;
+
+impl<T> Post<T> for NoPost {
+    const FULL: bool = false;
+    #[inline(always)]
+    fn column<I: Isa<T>, const MV: usize>(&self, _j: usize, col: [I::V; MV]) -> [I::V; MV] {
+        col
+    }
+}
+
+/// [`micro`] with `post` applied to each column of a full tile before it is stored.
+///
+/// # Safety
+/// As [`micro`]; a full tile with `c_rs = 1` when `P::FULL`.
+#[inline(always)]
+unsafe fn micro_post<
+    T: GemmScalar,
+    I: Isa<T>,
+    const MV: usize,
+    const NR: usize,
+    const BJ: usize,
+    const BS: usize,
+    const IN_PLACE: bool,
+    P: Post<T>,
+>(
+    t: &MicroArgs<T>,
+    post: &P,
 ) {
     const { assert!(MV <= 4 && NR <= 12 && super::driver::NEXT_A_LINES <= 4) };
-    let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, pf, pf_cs, pf_n, .. } = t;
+    let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, pf, pf_cs, pf_n, .. } = *t;
     let l = I::LANES;
     let mr_full = MV * l;
+    // A post that changes the tile runs on full tiles with unit row stride only (its
+    // callers'): constants then.
+    let (rs, mr, nr) = if P::FULL { (1, mr_full, NR) } else { (rs, mr, nr) };
     let (bj, bs) = if IN_PLACE { (b_cs as usize, 1) } else { (BJ, BS) };
     // SAFETY: the CPU has `I`'s features (the caller's), here and in every `I::` call below.
     let z = unsafe { I::zero() };
@@ -76,6 +124,7 @@ unsafe fn micro<
     // SAFETY: step `p < kc` reads `a[p·a_cs..][..MR]` and `b[p·bs + j·bj]` for `j < NR`, inside
     // the panels (the caller's bound).
     unsafe {
+        core::arch::asm!(".p2align 6", options(nomem, nostack, preserves_flags));
         for _ in 0..kc {
             // Prefetch A `PF_A` steps ahead: the lines of its panel row (packed: contiguous;
             // in place: one column of A per step, a page apart).
@@ -120,7 +169,10 @@ unsafe fn micro<
                 unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                     if j < NR && j < nr {
                         let cj = c.wrapping_offset(j as isize * cs);
-                        unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), I::mul(va, acc[i][j])); } });
+                        let mut col = [z; MV];
+                        unroll!(i in [0 1 2 3] { if i < MV { col[i] = I::mul(va, acc[i][j]); } });
+                        let col = post.column::<I, MV>(j, col);
+                        unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
                     }
                 });
             } else {
@@ -128,12 +180,12 @@ unsafe fn micro<
                 unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
                     if j < NR && j < nr {
                         let cj = c.wrapping_offset(j as isize * cs);
+                        let mut col = [z; MV];
                         unroll!(i in [0 1 2 3] {
-                            if i < MV {
-                                let old = I::load(cj.add(i * l));
-                                I::store(cj.add(i * l), I::fma(vb, old, I::mul(va, acc[i][j])));
-                            }
+                            if i < MV { col[i] = I::fma(vb, I::load(cj.add(i * l)), I::mul(va, acc[i][j])); }
                         });
+                        let col = post.column::<I, MV>(j, col);
+                        unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
                     }
                 });
             }
@@ -197,7 +249,8 @@ unsafe fn micro<
 /// # Safety
 /// As [`Direct::kernel`] with `MR = 2·lanes`, `NR = 6`; the CPU has `I`'s features.
 #[inline(always)]
-unsafe fn direct_kernel<T: GemmScalar, I: Isa<T>>(t: MicroArgs<T>) {
+unsafe fn direct_kernel<T: GemmScalar, I: Isa<T>>(t: &MicroArgs<T>) {
+    let t = *t;
     let one = t.mr <= I::LANES;
     let full = t.mr.is_multiple_of(I::LANES);
     // SAFETY: the caller's bounds (`mr ≤ MR`, `nr ≤ NR`); the variant matches `mr` and `nr`.
@@ -328,20 +381,20 @@ macro_rules! instances {
 // column stride `KC` (packing a column-major B is then a copy, and the broadcasts' offsets
 // are immediates): `BJ, BS = KC, 1`; AVX2 ones are `NR` elements per step of k: `1, NR`.
 instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
-    micro_avx512_f32(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 384, 1, false>;
-    micro_avx512_f32_n8(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 8, 384, 1, false>;
-    micro_avx512_f32_n4(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 4, 384, 1, false>;
-    micro_b_avx512_f32(t: MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 0, 0, true>;
-    micro_avx512_f32_m1(t: MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 384, 1, false>;
-    micro_b_avx512_f32_m1(t: MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 0, 0, true>;
-    micro_avx512_f64(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 256, 1, false>;
-    micro_avx512_f64_n8(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, 256, 1, false>;
-    micro_avx512_f64_n4(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, 256, 1, false>;
-    micro_b_avx512_f64(t: MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 0, 0, true>;
-    micro_avx512_f64_m1(t: MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 256, 1, false>;
-    micro_b_avx512_f64_m1(t: MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 0, 0, true>;
-    direct_avx512_f32(t: MicroArgs<f32>) = direct_kernel::<f32, Avx512>;
-    direct_avx512_f64(t: MicroArgs<f64>) = direct_kernel::<f64, Avx512>;
+    micro_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 384, 1, false>;
+    micro_avx512_f32_n8(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 8, 384, 1, false>;
+    micro_avx512_f32_n4(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 4, 384, 1, false>;
+    micro_b_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 0, 0, true>;
+    micro_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 384, 1, false>;
+    micro_b_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 0, 0, true>;
+    micro_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 256, 1, false>;
+    micro_avx512_f64_n8(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, 256, 1, false>;
+    micro_avx512_f64_n4(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, 256, 1, false>;
+    micro_b_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 0, 0, true>;
+    micro_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 256, 1, false>;
+    micro_b_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 0, 0, true>;
+    direct_avx512_f32(t: &MicroArgs<f32>) = direct_kernel::<f32, Avx512>;
+    direct_avx512_f64(t: &MicroArgs<f64>) = direct_kernel::<f64, Avx512>;
     pack_avx512_f32(w: usize, dst: *mut f32, src: *const f32, s_i: isize, s_p: isize, len: usize, kc: usize) =
         pack_a_avx512::<f32, Avx512>;
     pack_avx512_f64(w: usize, dst: *mut f64, src: *const f64, s_i: isize, s_p: isize, len: usize, kc: usize) =
@@ -352,17 +405,74 @@ instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
         pack_b_avx512::<f64, Avx512, 12, 256>;
 );
 instances!("avx2,fma";
-    micro_avx2_f32(t: MicroArgs<f32>) = micro::<f32, Avx2, 2, 6, 1, 6, false>;
-    micro_avx2_f32_n3(t: MicroArgs<f32>) = micro::<f32, Avx2, 2, 3, 1, 6, false>;
-    micro_avx2_f64(t: MicroArgs<f64>) = micro::<f64, Avx2, 2, 6, 1, 6, false>;
-    micro_avx2_f64_n3(t: MicroArgs<f64>) = micro::<f64, Avx2, 2, 3, 1, 6, false>;
-    direct_avx2_f32(t: MicroArgs<f32>) = direct_kernel::<f32, Avx2>;
-    direct_avx2_f64(t: MicroArgs<f64>) = direct_kernel::<f64, Avx2>;
+    micro_avx2_f32(t: &MicroArgs<f32>) = micro::<f32, Avx2, 2, 6, 1, 6, false>;
+    micro_avx2_f32_n3(t: &MicroArgs<f32>) = micro::<f32, Avx2, 2, 3, 1, 6, false>;
+    micro_avx2_f64(t: &MicroArgs<f64>) = micro::<f64, Avx2, 2, 6, 1, 6, false>;
+    micro_avx2_f64_n3(t: &MicroArgs<f64>) = micro::<f64, Avx2, 2, 3, 1, 6, false>;
+    direct_avx2_f32(t: &MicroArgs<f32>) = direct_kernel::<f32, Avx2>;
+    direct_avx2_f64(t: &MicroArgs<f64>) = direct_kernel::<f64, Avx2>;
     pack_avx2_f32(w: usize, dst: *mut f32, src: *const f32, s_i: isize, s_p: isize, len: usize, kc: usize) =
         pack_avx2::pack_avx2::<f32, Avx2>;
     pack_avx2_f64(w: usize, dst: *mut f64, src: *const f64, s_i: isize, s_p: isize, len: usize, kc: usize) =
         pack_avx2::pack_avx2::<f64, Avx2>;
 );
+
+/// The full-tile micro-kernels of each level and type with a [`Post`] (over a packed B
+/// panel, or B read in place when `in_place`), as `#[target_feature]` functions generic over
+/// the post.
+macro_rules! fused {
+    ($name:ident, $feat:literal, $t:ty, $isa:ty, $mv:literal, $nr:literal, $bj:literal, $bs:literal) => {
+        /// # Safety
+        /// [`micro`]'s contract for a full tile of the level with `c_rs = 1` (over B in place
+        /// when `in_place`: [`Kernel::micro_b`]'s); the CPU has the level's features.
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<P: Post<$t>>(t: &MicroArgs<$t>, post: &P, in_place: bool) {
+            // SAFETY: forwarded from the caller.
+            unsafe {
+                if in_place {
+                    micro_post::<$t, $isa, $mv, $nr, 0, 0, true, P>(t, post)
+                } else {
+                    micro_post::<$t, $isa, $mv, $nr, $bj, $bs, false, P>(t, post)
+                }
+            }
+        }
+    };
+}
+
+fused!(fused_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512, 2, 12, 384, 1);
+fused!(fused_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512, 2, 12, 256, 1);
+fused!(fused_avx2_f32, "avx2,fma", f32, Avx2, 2, 6, 1, 6);
+fused!(fused_avx2_f64, "avx2,fma", f64, Avx2, 2, 6, 1, 6);
+
+/// Runs the micro-kernel of a full `MR × NR` tile of `level`'s blocked engine for `f32` or
+/// `f64` with `post` (see `Sealed::fused_micro`); `false` (nothing run) at the portable level.
+///
+/// # Safety
+/// `t` is a full tile of the level's blocked engine with `c_rs = 1` and [`micro`]'s bounds (B
+/// in place, as [`Kernel::micro_b`] requires, when `in_place`, which only the AVX-512 level
+/// reads); `level` is supported by the CPU.
+macro_rules! fused_entry {
+    ($name:ident, $t:ty, $avx512:ident, $avx2:ident) => {
+        pub(super) unsafe fn $name<P: Post<$t>>(level: Level, t: &MicroArgs<$t>, post: &P, in_place: bool) -> bool {
+            match level {
+                // SAFETY: the caller's bounds; the level is supported.
+                Level::Avx512 => unsafe { $avx512(t, post, in_place) },
+                // SAFETY: as above (AVX2 packs B: `in_place` is false).
+                Level::Avx2 if !in_place => unsafe { $avx2(t, post, false) },
+                _ => return false,
+            }
+            true
+        }
+    };
+}
+
+fused_entry!(fused_micro_f32, f32, fused_avx512_f32, fused_avx2_f32);
+fused_entry!(fused_micro_f64, f64, fused_avx512_f64, fused_avx2_f64);
+
+const _: () = assert!(
+    GEMM_AVX512_F32.mr == 32 && GEMM_AVX512_F64.mr == 16 && GEMM_AVX512_F32.nr == 12 && GEMM_AVX512_F64.nr == 12
+);
+const _: () = assert!(GEMM_AVX2_F32.mr == 16 && GEMM_AVX2_F64.mr == 8 && GEMM_AVX2_F32.nr == 6);
 
 /// A level's register transpose of `LANES × LANES` blocks, for the packers.
 trait Transpose<T>: Isa<T> {
@@ -699,7 +809,7 @@ macro_rules! kernel {
 
             // SAFETY contract: `Kernel::micro`'s (the packed panels hold `kc` steps; C covers the tile).
             #[inline(always)]
-            unsafe fn micro(t: MicroArgs<$t>) {
+            unsafe fn micro(t: &MicroArgs<$t>) {
                 const ROWS: &[(usize, Micro<$t>)] = &[$(($h, $rm)),*];
                 const EDGES: &[(usize, Micro<$t>)] = &[$(($w, $micro)),*];
                 const { assert!(EDGES[EDGES.len() - 1].0 == $plan.nr) };
@@ -726,18 +836,18 @@ macro_rules! kernel {
 
             // SAFETY contract: `Kernel::micro_b`'s (B's `kc × NR` block and C's tile are in bounds).
             #[inline(always)]
-            unsafe fn micro_b(t: MicroArgs<$t>) {
+            unsafe fn micro_b(t: &MicroArgs<$t>) {
                 const ROWS: &[(usize, Micro<$t>)] = &[$(($hb, $rmb)),*];
-                let t = MicroArgs { nr: <Self as Kernel<$t>>::NR, ..t };
+                let t = MicroArgs { nr: <Self as Kernel<$t>>::NR, ..*t };
                 for &(h, f) in ROWS {
                     if t.mr <= h {
                         // SAFETY: the caller's bounds (`mr ≤ h`); runs only from the entries
                         // of its level.
-                        return unsafe { f(t) };
+                        return unsafe { f(&t) };
                     }
                 }
                 // SAFETY: the caller's bounds; runs only from the entries of its level.
-                unsafe { $micro_b(t) }
+                unsafe { $micro_b(&t) }
             }
 
             // SAFETY contract: `Kernel::pack_b`'s (the panel's source and destination are in bounds).
@@ -762,7 +872,7 @@ macro_rules! kernel {
 
             // SAFETY contract: `Direct::kernel`'s (the operands cover the tile).
             #[inline(always)]
-            unsafe fn kernel(t: MicroArgs<$t>) {
+            unsafe fn kernel(t: &MicroArgs<$t>) {
                 const { assert!($plan.direct_mr == 2 * <$k as Isa<$t>>::LANES && $plan.direct_nr == 6) };
                 // SAFETY: as above.
                 unsafe { $direct(t) }
@@ -902,13 +1012,13 @@ mod tests {
                         // SAFETY: the features (the caller's); the A panel holds `MR·kc`
                         // elements (step `MR`), the B panel `b_panel(kc)`; the tile's `mr × nr`
                         // elements at `i·rs + j·cs` lie in `c` (`(mr-1)·rs < cs`), distinct.
-                        unsafe { K::micro(t) };
+                        unsafe { K::micro(&t) };
                         want(&c, "packed B");
                         if K::MICRO_B && nr == nr_full {
                             let mut c = fill();
                             let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
                             // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` lie in `b`.
-                            unsafe { K::micro_b(t) };
+                            unsafe { K::micro_b(&t) };
                             want(&c, "B in place");
                         }
                     }

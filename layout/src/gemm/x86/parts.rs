@@ -7,8 +7,8 @@ use crate::kernels::{Level, level};
 
 // Two tile shapes the engine does not use, for comparison with its AVX2 16×6 and 8×6.
 instances!("avx2,fma";
-    t_f32_3x4(t: MicroArgs<f32>) = micro::<f32, Avx2, 3, 4, 1, 4, false>;
-    t_f64_3x4(t: MicroArgs<f64>) = micro::<f64, Avx2, 3, 4, 1, 4, false>;
+    t_f32_3x4(t: &MicroArgs<f32>) = micro::<f32, Avx2, 3, 4, 1, 4, false>;
+    t_f64_3x4(t: &MicroArgs<f64>) = micro::<f64, Avx2, 3, 4, 1, 4, false>;
 );
 
 /// See [`crate::gemm::parts::micro_kernels_f32`].
