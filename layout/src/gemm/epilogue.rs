@@ -1,13 +1,16 @@
 //! Fused epilogues: a function `f(x, m, n)` applied to every element of C in the GEMM's own
-//! pass, on each finished tile of C right after the kernel stores it (in L1), on the last
-//! block of K only.
+//! pass, on the last block of K only: in the registers of the micro-kernel of each full
+//! tile, else on each finished tile (or block of tiles) right after the kernel stores it.
 //!
 //! The engine normalizes a problem (negative strides flipped, `Cᵀ = Bᵀ·Aᵀ` for a row-major
 //! C, shares of m or n on several threads, loops of a run-time plan around the kernel), so an
 //! element `(i, j)` of the problem it runs is mapped back to the caller's indices by an
-//! affine map [`Coords`] that every such step updates. A tile is handed to the epilogue
-//! through one indirect call ([`TileFn`]), whose body, monomorphized for the caller's `f` and
-//! compiled at the SIMD level in effect, loops over the tile with `f` inlined.
+//! affine map [`Coords`] that every such step updates. The epilogue is one object behind an
+//! indirect call ([`TileFn`]), monomorphized for the caller's `f`: its `micro` runs a full
+//! tile's micro-kernel compiled with `f` applied to the finished columns ([`Fused`], the
+//! kernel's `Post`: the lanes go through an array that the compiler keeps in registers, `f`
+//! vectorized across them), its `tile` loops over a stored tile with `f` inlined, at the SIMD
+//! level in effect.
 
 use super::GemmScalar;
 use super::driver::{MicroArgs, Problem};

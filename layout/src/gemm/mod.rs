@@ -43,16 +43,26 @@
 //! - Micro-kernels: AVX-512 f32 32×12 and f64 16×12 (24 accumulators), AVX2 f32 16×6 and f64
 //!   8×6 (12 accumulators), portable f32 8×4 / f64 4×4; at AVX-512 an edge tile of at most
 //!   one vector of rows runs a kernel of one vector (no multiply-adds on the zero padding);
-//!   the x86 kernels prefetch A 8 steps of k ahead. The x86 kernels and packers are
-//!   written once over a SIMD trait implemented per level (`isa.rs`) and instantiated per
-//!   level and type.
+//!   the x86 kernels prefetch A 8 steps of k ahead, and, over packed B panels of a
+//!   column-major A spanning more than 512 KiB (`prefetches_next_a`), the source of the next
+//!   A block into L2 (up to 4 lines per step in the block's first calls), so that the packer
+//!   reads it from L2. The x86 kernels and packers are written once over a SIMD trait
+//!   implemented per level (`isa.rs`) and instantiated per level and type; their operands
+//!   go by reference (a by-value copy would read the fields back with wide loads that miss
+//!   store forwarding and wait behind the stores of C).
+//! - A fused epilogue (`gemm_with`, `NAME_with`) runs in the full tiles' micro-kernels of the
+//!   last step of k at the SIMD levels: the kernel, compiled for the caller's `f` (`Post`),
+//!   applies `f` to each finished column in registers before storing it; edge tiles and the
+//!   portable level apply it to the tile right after the kernel's stores (`epilogue.rs`).
 //! - With the `rayon` feature and `m·n·k ≥ 2²¹`, C is cut into a grid of `tm × tn` tasks
 //!   over the pool's threads, chosen from m, n and the thread count
 //!   (`layout_plan::gemm_grid`); each task runs the blocked loops on its block of C, and
 //!   every A and B micro-panel is packed once per step of k, by the first task that needs
-//!   it, into a buffer the tasks share (flags per panel; `grid.rs`). A panel no other task
-//!   reads is packed into the task's own scratch instead (A with one column of tasks, B with
-//!   one row), and a task of at most 8 B micro-panels reads a column-major A in place
+//!   it, into a buffer the tasks share (flags per panel; `grid.rs`), a run of consecutive
+//!   claimed panels by one packer call. A panel no other task reads is packed into the
+//!   task's own scratch instead (A with one column of tasks, a whole block per call and the
+//!   next one prefetched as on one thread; B with one row), and with shared A panels a task
+//!   of at most 8 B micro-panels reads a column-major A in place
 //!   (`reads_a_in_place_for_few_columns`).
 //!
 //! `β = 0` never reads C (so NaN or uninitialized-but-allocated values in C do not leak), and
