@@ -124,7 +124,6 @@ unsafe fn micro_post<
     // SAFETY: step `p < kc` reads `a[p·a_cs..][..MR]` and `b[p·bs + j·bj]` for `j < NR`, inside
     // the panels (the caller's bound).
     unsafe {
-        core::arch::asm!(".p2align 6", options(nomem, nostack, preserves_flags));
         for _ in 0..kc {
             // Prefetch A `PF_A` steps ahead: the lines of its panel row (packed: contiguous;
             // in place: one column of A per step, a page apart).
