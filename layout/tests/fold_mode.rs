@@ -126,6 +126,23 @@ fn every_mode_of_dynamic_nested_layouts() {
     }
 }
 
+/// Contiguous column-major layouts, folded along the columns: runs of several whole columns,
+/// which the fold takes four at a time (a count of columns not a multiple of four, and a third
+/// mode whose runs cross from one result block to the next, included).
+#[test]
+fn contiguous_columns_fold_in_order() {
+    for m in [2usize, 3, 8, 17] {
+        for n in [1usize, 3, 4, 5, 8, 9, 13] {
+            for p in [1usize, 2, 3] {
+                let l = RuntimeLayout::<3>::new(&[(m, 1), (n, m as isize), (p, (m * n) as isize)]).unwrap();
+                let data: Vec<i64> = (0..m * n * p).map(|x| (x as i64 * 7) % 19 - 9).collect();
+                let t = Tensor::new(&data, l).unwrap();
+                check(&t, &format!("({m},{n},{p}) contiguous"));
+            }
+        }
+    }
+}
+
 #[test]
 fn every_mode_of_random_run_time_layouts() {
     let mut rng = Rng(0x1234_5678_9abc_def1);

@@ -104,13 +104,23 @@ mod x86 {
     /// latency of a vector add at two adds per cycle.
     const ACC: usize = 8;
 
-    /// `Σ s`: `ACC` zmm accumulators of 16 lanes, one more over whole vectors, a masked tail.
+    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 16 lanes, one more
+    /// over whole vectors, a masked tail.
     #[target_feature(enable = "avx512f")]
     pub(super) fn f32_avx512(s: &[f32]) -> f32 {
         const W: usize = 16;
         let (n, p) = (s.len(), s.as_ptr());
         let mut acc = [_mm512_setzero_ps(); ACC];
-        let mut i = 0;
+        // The elements before the first 64-byte line boundary, masked: the loop's loads are
+        // then whole lines (a load across two lines costs both).
+        let mut i = (p.align_offset(64)).min(n);
+        if i > 0 {
+            let mask = ((1u32 << i) - 1) as __mmask16;
+            // SAFETY: lanes `0..i` with `i < W` (a line holds `W` elements, and `align_offset`
+            // of an element-aligned pointer is less than a line), `i <= n`: in `s`;
+            // masked-off lanes are not accessed.
+            acc[2] = _mm512_add_ps(acc[2], unsafe { _mm512_maskz_loadu_ps(mask, p) });
+        }
         while i + ACC * W <= n {
             for (k, a) in acc.iter_mut().enumerate() {
                 // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
@@ -136,13 +146,23 @@ mod x86 {
         _mm512_reduce_add_ps(v)
     }
 
-    /// `Σ s`: `ACC` zmm accumulators of 8 lanes, one more over whole vectors, a masked tail.
+    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 8 lanes, one more
+    /// over whole vectors, a masked tail.
     #[target_feature(enable = "avx512f")]
     pub(super) fn f64_avx512(s: &[f64]) -> f64 {
         const W: usize = 8;
         let (n, p) = (s.len(), s.as_ptr());
         let mut acc = [_mm512_setzero_pd(); ACC];
-        let mut i = 0;
+        // The elements before the first 64-byte line boundary, masked: the loop's loads are
+        // then whole lines (a load across two lines costs both).
+        let mut i = (p.align_offset(64)).min(n);
+        if i > 0 {
+            let mask = ((1u32 << i) - 1) as __mmask8;
+            // SAFETY: lanes `0..i` with `i < W` (a line holds `W` elements, and `align_offset`
+            // of an element-aligned pointer is less than a line), `i <= n`: in `s`;
+            // masked-off lanes are not accessed.
+            acc[2] = _mm512_add_pd(acc[2], unsafe { _mm512_maskz_loadu_pd(mask, p) });
+        }
         while i + ACC * W <= n {
             for (k, a) in acc.iter_mut().enumerate() {
                 // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.

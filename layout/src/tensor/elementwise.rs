@@ -114,7 +114,11 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         }
         // Index i = a + pre·(c + folded·b) with a < pre, c < folded goes to out[a + pre·b].
         let (data, base) = (self.as_slice(), self.base());
+        let level = crate::kernels::level();
         let mut i = 0usize;
+        // Whole pieces (`a = 0`, all `pre` results) at consecutive `c` of one `b`, held until
+        // there are four: those fold together, each result read and written once for the four.
+        let mut held = Held { pieces: [&data[..0]; 4], n: 0, b: 0, c: 0 };
         self.layout().for_each_run(|start, len| {
             let at = (base as isize + start.to_isize()) as usize;
             let run = &data[at..at + len];
@@ -124,18 +128,35 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
                 let mut done = 0;
                 while done < len {
                     let k = i + done;
-                    let (a, b) = (k % pre, k / pre / folded);
+                    let (a, c, b) = (k % pre, k / pre % folded, k / pre / folded);
                     let take = (pre - a).min(len - done);
-                    for (o, x) in out[a + pre * b..a + pre * b + take].iter_mut().zip(&run[done..done + take]) {
-                        *o = f(o.clone(), x);
+                    let piece = &run[done..done + take];
+                    if a == 0 && take == pre {
+                        if held.n > 0 && (held.b != b || held.c + held.n != c) {
+                            held.flush(level, &mut out, pre, &mut f);
+                        }
+                        if held.n == 0 {
+                            (held.b, held.c) = (b, c);
+                        }
+                        held.pieces[held.n] = piece;
+                        held.n += 1;
+                        if held.n == 4 {
+                            fold4_into(level, &mut out[pre * b..pre * b + pre], held.pieces, &mut f);
+                            held.n = 0;
+                        }
+                    } else {
+                        held.flush(level, &mut out, pre, &mut f);
+                        fold_into(level, &mut out[a + pre * b..a + pre * b + take], piece, &mut f);
                     }
                     done += take;
                 }
             } else if pre == 1 && i % folded + len <= folded {
                 // The run lies along the folded mode at one b: one result.
+                held.flush(level, &mut out, pre, &mut f);
                 let o = &mut out[b];
                 *o = run.iter().fold(o.clone(), &mut f);
             } else {
+                held.flush(level, &mut out, pre, &mut f);
                 for (j, x) in run.iter().enumerate() {
                     let k = i + j;
                     let (a, b) = (k % pre.max(1), k / pre.max(1) / folded);
@@ -145,6 +166,7 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
             }
             i += len;
         });
+        held.flush(level, &mut out, pre, &mut f);
         FoldedTensor::new(&shape, mode, [pre, folded, post], out, init)
     }
 }
@@ -208,5 +230,120 @@ impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
         if crate::try_copy(rhs, self).is_err() {
             self.zip_mut_with(rhs, |x, y| *x = *y);
         }
+    }
+}
+
+/// `out[i] = f(out[i], &run[i])` for each `i` of the shorter of the two, compiled for the SIMD
+/// `level` (which the compiler vectorizes when `f` is, as for sums).
+#[inline]
+fn fold_into<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(
+    level: crate::kernels::Level,
+    out: &mut [B],
+    run: &'a [T],
+    f: &mut F,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::kernels::Level;
+        match level {
+            // SAFETY: `level` is `level()`'s, which never exceeds what the CPU supports.
+            Level::Avx512 => return unsafe { fold_into_avx512(out, run, f) },
+            // SAFETY: as above.
+            Level::Avx2 => return unsafe { fold_into_avx2(out, run, f) },
+            _ => {}
+        }
+    }
+    let _ = level;
+    fold_into_any(out, run, f)
+}
+
+#[inline(always)]
+fn fold_into_any<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], run: &'a [T], f: &mut F) {
+    for (o, x) in out.iter_mut().zip(run) {
+        *o = f(o.clone(), x);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+fn fold_into_avx512<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], run: &'a [T], f: &mut F) {
+    fold_into_any(out, run, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fold_into_avx2<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], run: &'a [T], f: &mut F) {
+    fold_into_any(out, run, f)
+}
+
+/// `out[i] = f(f(f(f(out[i], &r[0][i]), &r[1][i]), &r[2][i]), &r[3][i])` for each `i` of
+/// `out` (the four runs at least as long), compiled for the SIMD `level`.
+#[inline]
+fn fold4_into<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(
+    level: crate::kernels::Level,
+    out: &mut [B],
+    r: [&'a [T]; 4],
+    f: &mut F,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::kernels::Level;
+        match level {
+            // SAFETY: `level` is `level()`'s, which never exceeds what the CPU supports.
+            Level::Avx512 => return unsafe { fold4_into_avx512(out, r, f) },
+            // SAFETY: as above.
+            Level::Avx2 => return unsafe { fold4_into_avx2(out, r, f) },
+            _ => {}
+        }
+    }
+    let _ = level;
+    fold4_into_any(out, r, f)
+}
+
+#[inline(always)]
+fn fold4_into_any<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], r: [&'a [T]; 4], f: &mut F) {
+    let [r0, r1, r2, r3] = r;
+    for ((((o, x0), x1), x2), x3) in out.iter_mut().zip(r0).zip(r1).zip(r2).zip(r3) {
+        let v = f(o.clone(), x0);
+        let v = f(v, x1);
+        let v = f(v, x2);
+        *o = f(v, x3);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+fn fold4_into_avx512<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], r: [&'a [T]; 4], f: &mut F) {
+    fold4_into_any(out, r, f)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn fold4_into_avx2<'a, B: Clone, T, F: FnMut(B, &'a T) -> B>(out: &mut [B], r: [&'a [T]; 4], f: &mut F) {
+    fold4_into_any(out, r, f)
+}
+
+/// The whole pieces [`fold_mode`](Tensor::fold_mode) holds: `n < 4` runs of all `pre` results
+/// of block `b`, at `c..c+n` of the folded mode.
+struct Held<'a, T> {
+    pieces: [&'a [T]; 4],
+    n: usize,
+    b: usize,
+    c: usize,
+}
+
+impl<'a, T> Held<'a, T> {
+    /// Folds the held pieces one by one, in order, and holds none.
+    fn flush<B: Clone, F: FnMut(B, &'a T) -> B>(
+        &mut self,
+        level: crate::kernels::Level,
+        out: &mut [B],
+        pre: usize,
+        f: &mut F,
+    ) {
+        for piece in &self.pieces[..self.n] {
+            fold_into(level, &mut out[pre * self.b..pre * self.b + pre], piece, f);
+        }
+        self.n = 0;
     }
 }
