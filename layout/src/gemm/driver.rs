@@ -199,6 +199,9 @@ pub trait Kernel<T> {
     /// The level's blocking in the plan (`layout_plan::gemm_blocking`): the one source of
     /// the constants below, of the cache blocks and of the B panel stride.
     const PLAN: GemmBlocking;
+    /// The SIMD level of these kernels (the fused epilogue's kernels are chosen by it, so
+    /// that their tile and panels are this level's).
+    const LEVEL: crate::kernels::Level;
     /// The widths of the narrower edge kernels `micro` dispatches to, narrowest first
     /// (checked against the plan in tests).
     #[cfg(test)]
@@ -655,8 +658,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             // `jr/nr` of `bp` holds `b_panel(kc)` packed elements; the tile's
                             // `mrr × nrr` elements of C are in bounds (the caller's); the
                             // features are the caller's; the fused kernel runs full tiles
-                            // (`MR × NR`) with `c_rs = 1` (`fused`) only, within the engine
-                            // call its epilogue was made for.
+                            // (`MR × NR`) with `c_rs = 1` (`fused`) only, at `K`'s level,
+                            // within the engine call its epilogue was made for.
                             unsafe {
                                 let c = p.c.offset((ic + ir) as isize * p.c_rs + (jc + jr) as isize * p.c_cs);
                                 // Rows `ic+ir..ic+ir+MR` of A where they are (column stride
@@ -692,7 +695,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 let done = fused
                                     && mrr == mr
                                     && nrr == nr
-                                    && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, ic + ir, jc + jr));
+                                    && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, ic + ir, jc + jr, K::LEVEL));
                                 if !done {
                                     if in_place {
                                         // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)

@@ -148,16 +148,17 @@ pub(crate) trait TileFn<T>: Sync {
     #[allow(clippy::too_many_arguments)]
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords);
 
-    /// Runs the micro-kernel `t` of a full register tile of the level's blocked engine with
-    /// the epilogue applied to its accumulators before the stores (B read in place when
+    /// Runs the micro-kernel `t` of a full register tile of the blocked engine of `level`
+    /// with the epilogue applied to its accumulators before the stores (B read in place when
     /// `in_place`), element `(i, j)` of the tile being the caller's `at` image of `(i, j)`,
     /// whose columns run along M or along N ([`Coords::along`]); `false`, having run nothing,
     /// when the level has no such kernel.
     ///
     /// # Safety
-    /// `t` is a full tile of the level's blocked engine with `c_rs = 1` and the
-    /// micro-kernel's bounds (B in place when `in_place`), C's tile accessed by nothing else.
-    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords) -> bool;
+    /// `t` is a full tile of the blocked engine of `level` (which the CPU supports) with
+    /// `c_rs = 1` and the micro-kernel's bounds (B in place when `in_place`), C's tile
+    /// accessed by nothing else.
+    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords, level: Level) -> bool;
 }
 
 /// The epilogue as the micro-kernels' [`Post`]: `f` on each lane of a finished column of the
@@ -413,11 +414,12 @@ unsafe fn dispatch<T: Copy, E: GemmEpilogue<T>>(
 
 impl<T: GemmScalar, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
     // SAFETY contract: `TileFn::micro`'s.
-    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords) -> bool {
+    unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords, level: Level) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            let (e, l, level) = (self.e, self.l, self.level);
-            // SAFETY: the caller's bounds; `self.level` is a value of `level()`.
+            // (The engine's level, not `self.level`: the tile and panels are that level's.)
+            let (e, l) = (self.e, self.l);
+            // SAFETY: the caller's bounds and level.
             unsafe {
                 // (`at` by reference: the kernel reads its fields where the caller stored them.)
                 if at.mi == 1 {
@@ -429,7 +431,7 @@ impl<T: GemmScalar, E: GemmEpilogue<T>> TileFn<T> for Tile<'_, E> {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (t, in_place, at);
+            let _ = (t, in_place, at, level);
             false
         }
     }
@@ -479,17 +481,17 @@ impl<T> Epi<T> {
         self.map.along()
     }
 
-    /// Runs the micro-kernel `t` of the full tile whose element `(0, 0)` is problem element
-    /// `(i, j)` with the epilogue applied to its accumulators ([`TileFn::micro`]); `false`,
-    /// having run nothing, when the level has no such kernel.
+    /// Runs the micro-kernel `t` of the full tile, of the engine of `level`, whose element
+    /// `(0, 0)` is problem element `(i, j)` with the epilogue applied to its accumulators
+    /// ([`TileFn::micro`]); `false`, having run nothing, when the level has no such kernel.
     ///
     /// # Safety
-    /// [`fuses`](Self::fuses); as [`TileFn::micro`] (a full tile, `c_rs = 1`), and the engine
-    /// call the epilogue was made for is still running.
+    /// [`fuses`](Self::fuses); as [`TileFn::micro`] (a full tile of the engine of `level`,
+    /// `c_rs = 1`), and the engine call the epilogue was made for is still running.
     #[inline(always)]
-    pub unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, i: usize, j: usize) -> bool {
+    pub unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, i: usize, j: usize, level: Level) -> bool {
         // SAFETY: `f` outlives the engine call (the caller's bound); the tile's bounds.
-        unsafe { (*self.f).micro(t, in_place, self.map.at(i, j)) }
+        unsafe { (*self.f).micro(t, in_place, self.map.at(i, j), level) }
     }
 
     /// Applies the epilogue to the `mr × nr` tile at `c` (strides `rs`, `cs`) whose element

@@ -378,7 +378,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         // the tile's `mrr × nrr` elements of C are in bounds and in this
                         // task's block (no other task writes them); the features are the
                         // caller's; the fused kernel runs full tiles (`MR × NR`) with
-                        // `c_rs = 1` (`fused`) only, within the engine call of its epilogue.
+                        // `c_rs = 1` (`fused`) only, at `K`'s level, within the engine call
+                        // of its epilogue.
                         unsafe {
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
                             let (a, a_cs) = if g.direct_a && mr <= p.m - i {
@@ -412,7 +413,7 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             let done = fused
                                 && mrr == mr
                                 && nrr == nr
-                                && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, i, j));
+                                && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, i, j, K::LEVEL));
                             if !done {
                                 if in_place {
                                     K::micro_b(&t);

@@ -14,6 +14,7 @@ struct Tile<const MR: usize, const NR: usize, const F64: bool>;
 
 impl<T: GemmScalar, const MR: usize, const NR: usize, const F64: bool> Kernel<T> for Tile<MR, NR, F64> {
     const PLAN: GemmBlocking = if F64 { GEMM_PORTABLE_F64 } else { GEMM_PORTABLE_F32 };
+    const LEVEL: crate::kernels::Level = crate::kernels::Level::Portable;
     const MR: usize = MR;
     const NR: usize = NR;
 

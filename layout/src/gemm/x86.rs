@@ -471,7 +471,8 @@ fused_entry!(fused_micro_f64, f64, fused_avx512_f64, fused_avx2_f64);
 const _: () = assert!(
     GEMM_AVX512_F32.mr == 32 && GEMM_AVX512_F64.mr == 16 && GEMM_AVX512_F32.nr == 12 && GEMM_AVX512_F64.nr == 12
 );
-const _: () = assert!(GEMM_AVX2_F32.mr == 16 && GEMM_AVX2_F64.mr == 8 && GEMM_AVX2_F32.nr == 6);
+const _: () =
+    assert!(GEMM_AVX2_F32.mr == 16 && GEMM_AVX2_F64.mr == 8 && GEMM_AVX2_F32.nr == 6 && GEMM_AVX2_F64.nr == 6);
 
 /// A level's register transpose of `LANES × LANES` blocks, for the packers.
 trait Transpose<T>: Isa<T> {
@@ -793,11 +794,12 @@ pub(super) mod parts;
 /// rows runs at any width; then the kernels by width, narrowest first, the full tile last: a
 /// tile runs the first that covers its columns), its direct kernel and packers.
 macro_rules! kernel {
-    ($k:ty, $t:ty, $plan:path, rows [$($h:literal => $rm:ident),*], edges [$($w:literal => $micro:ident),*],
+    ($k:ty, $t:ty, $plan:path, $level:path, rows [$($h:literal => $rm:ident),*], edges [$($w:literal => $micro:ident),*],
      direct $direct:ident, pack $pack:ident
      $(, pack_b $pack_b:ident, micro_b $micro_b:ident [$($hb:literal => $rmb:ident),*])?) => {
         impl Kernel<$t> for $k {
             const PLAN: GemmBlocking = $plan;
+            const LEVEL: Level = $level;
             #[cfg(test)]
             const NARROW: &'static [usize] = {
                 const W: &[usize] = &[$($w),*];
@@ -882,11 +884,11 @@ macro_rules! kernel {
 
 // One vector of rows for the edge tiles of at most 16 (f32) or 8 (f64) rows, at full width,
 // over packed B panels and over B in place.
-kernel!(Avx512, f32, GEMM_AVX512_F32, rows [16 => micro_avx512_f32_m1],
+kernel!(Avx512, f32, GEMM_AVX512_F32, Level::Avx512, rows [16 => micro_avx512_f32_m1],
     edges [4 => micro_avx512_f32_n4, 8 => micro_avx512_f32_n8, 12 => micro_avx512_f32],
     direct direct_avx512_f32, pack pack_avx512_f32, pack_b pack_b_avx512_f32,
     micro_b micro_b_avx512_f32 [16 => micro_b_avx512_f32_m1]);
-kernel!(Avx512, f64, GEMM_AVX512_F64, rows [8 => micro_avx512_f64_m1],
+kernel!(Avx512, f64, GEMM_AVX512_F64, Level::Avx512, rows [8 => micro_avx512_f64_m1],
     edges [4 => micro_avx512_f64_n4, 8 => micro_avx512_f64_n8, 12 => micro_avx512_f64],
     direct direct_avx512_f64, pack pack_avx512_f64, pack_b pack_b_avx512_f64,
     micro_b micro_b_avx512_f64 [8 => micro_b_avx512_f64_m1]);
@@ -895,9 +897,9 @@ kernel!(Avx512, f64, GEMM_AVX512_F64, rows [8 => micro_avx512_f64_m1],
 const _: () = assert!(<Avx512 as Kernel<f32>>::KC == 384 && <Avx512 as Kernel<f64>>::KC == 256);
 
 // AVX2 packs A and B with the same packer (`pack_b` defaults to `pack` with `NR` rows).
-kernel!(Avx2, f32, GEMM_AVX2_F32, rows [], edges [3 => micro_avx2_f32_n3, 6 => micro_avx2_f32],
+kernel!(Avx2, f32, GEMM_AVX2_F32, Level::Avx2, rows [], edges [3 => micro_avx2_f32_n3, 6 => micro_avx2_f32],
     direct direct_avx2_f32, pack pack_avx2_f32);
-kernel!(Avx2, f64, GEMM_AVX2_F64, rows [], edges [3 => micro_avx2_f64_n3, 6 => micro_avx2_f64],
+kernel!(Avx2, f64, GEMM_AVX2_F64, Level::Avx2, rows [], edges [3 => micro_avx2_f64_n3, 6 => micro_avx2_f64],
     direct direct_avx2_f64, pack pack_avx2_f64);
 // The AVX2 B panels hold `NR = 6` elements per step of k (the `1, 6` of the micro-kernels).
 const _: () = assert!(<Avx2 as Kernel<f32>>::NR == 6 && <Avx2 as Kernel<f64>>::NR == 6);

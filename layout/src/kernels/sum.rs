@@ -113,12 +113,12 @@ mod x86 {
         let mut acc = [_mm512_setzero_ps(); ACC];
         // The elements before the first 64-byte line boundary, masked: the loop's loads are
         // then whole lines (a load across two lines costs both).
-        let mut i = (p.align_offset(64)).min(n);
+        let mut i = ((p as usize).wrapping_neg() % 64 / 4).min(n);
         if i > 0 {
             let mask = ((1u32 << i) - 1) as __mmask16;
-            // SAFETY: lanes `0..i` with `i < W` (a line holds `W` elements, and `align_offset`
-            // of an element-aligned pointer is less than a line), `i <= n`: in `s`;
-            // masked-off lanes are not accessed.
+            // SAFETY: lanes `0..i` with `i < W` (the bytes to the next line, fewer than 64,
+            // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
+            // lanes are not accessed.
             acc[2] = _mm512_add_ps(acc[2], unsafe { _mm512_maskz_loadu_ps(mask, p) });
         }
         while i + ACC * W <= n {
@@ -155,12 +155,12 @@ mod x86 {
         let mut acc = [_mm512_setzero_pd(); ACC];
         // The elements before the first 64-byte line boundary, masked: the loop's loads are
         // then whole lines (a load across two lines costs both).
-        let mut i = (p.align_offset(64)).min(n);
+        let mut i = ((p as usize).wrapping_neg() % 64 / 8).min(n);
         if i > 0 {
             let mask = ((1u32 << i) - 1) as __mmask8;
-            // SAFETY: lanes `0..i` with `i < W` (a line holds `W` elements, and `align_offset`
-            // of an element-aligned pointer is less than a line), `i <= n`: in `s`;
-            // masked-off lanes are not accessed.
+            // SAFETY: lanes `0..i` with `i < W` (the bytes to the next line, fewer than 64,
+            // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
+            // lanes are not accessed.
             acc[2] = _mm512_add_pd(acc[2], unsafe { _mm512_maskz_loadu_pd(mask, p) });
         }
         while i + ACC * W <= n {
