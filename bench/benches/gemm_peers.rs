@@ -167,12 +167,13 @@ fn interleave<T: Elem>(o: &mut Operands<T>, threads: usize, calls: usize) -> [f6
     let end = Instant::now() + secs();
     let mut rounds = 0;
     while Instant::now() < end || rounds < 3 {
-        for (who, b) in best.iter_mut().enumerate() {
+        for i in 0..4 {
+            let who = (i + rounds) % 4;
             let t = Instant::now();
             for _ in 0..calls {
                 o.run(who, threads);
             }
-            *b = b.min(t.elapsed().as_secs_f64() / calls as f64);
+            best[who] = best[who].min(t.elapsed().as_secs_f64() / calls as f64);
         }
         rounds += 1;
     }
