@@ -356,6 +356,10 @@ pub const GEMM_A_ALIAS_BYTES: usize = 4 << 10;
 /// The most B micro-panels a task of the parallel engine may have for it to read A in place
 /// whatever A's span and stride ([`GemmBlocking::reads_a_in_place_for_few_columns`]).
 pub const GEMM_A_FEW_B_PANELS: usize = 8;
+/// The most rows an A block of a shallow problem takes, as a multiple of the level's `MC`
+/// ([`GemmBlocking::mc_for_depth`]): 8 (at most 8 KiB of each column of C per B
+/// micro-panel at `MC` = 256 f32 or 128 f64 rows).
+pub const GEMM_MC_DEPTH_SCALE: usize = 8;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
@@ -463,9 +467,28 @@ impl GemmBlocking {
     /// of at most the maximum, of equal size rounded up to the tile
     /// (`⌈len / ⌈len / max⌉⌉` rounded up to `MR`, `NR`, 1), so the last block is not a thin
     /// rest. Defined for every size (a zero extent gives a zero block).
+    /// The row block is [`mc_for_depth`](Self::mc_for_depth) of the depth block.
     #[inline]
     pub const fn blocks(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
-        GemmBlocks { mc: even(m, self.mc, self.mr), nc: even(n, self.nc, self.nr), kc: even(k, self.kc, 1) }
+        let kc = even(k, self.kc, 1);
+        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc, self.nr), kc }
+    }
+
+    /// The most rows of an A block for steps of k `kc` deep: `MC`, or for a step shallower than
+    /// `KC` as many rows as keep the block's `MC·KC` elements, rounded down to `MR`, at most
+    /// [`GEMM_MC_DEPTH_SCALE`]·`MC`. A shallow product (small k) then walks longer runs down
+    /// each column of C per B micro-panel and loads each B micro-panel for more A panels.
+    /// Defined for every input; at least `MC`.
+    #[inline]
+    pub const fn mc_for_depth(&self, kc: usize) -> usize {
+        if kc == 0 || kc >= self.kc {
+            return self.mc;
+        }
+        let rows = self.mc.saturating_mul(self.kc) / kc;
+        let cap = self.mc.saturating_mul(GEMM_MC_DEPTH_SCALE);
+        let rows = if rows < cap { rows } else { cap };
+        let rows = rows / self.mr * self.mr;
+        if rows < self.mc { self.mc } else { rows }
     }
 
     /// Whether B is packed one micro-panel at a time, right before the micro-kernels of
@@ -831,16 +854,43 @@ mod tests {
                 for &n in &sizes {
                     for &k in &sizes {
                         let x = b.blocks(m, n, k);
-                        even(m, x.mc, b.mc, b.mr);
+                        even(m, x.mc, b.mc_for_depth(x.kc), b.mr);
                         even(n, x.nc, b.nc, b.nr);
                         even(k, x.kc, b.kc, 1);
                     }
                 }
             }
             let x = b.blocks(usize::MAX, usize::MAX, usize::MAX);
-            assert!(x.kc <= b.kc && x.mc <= b.mc && x.nc <= b.nc, "{b:?} {x:?}");
+            assert!(x.kc <= b.kc && x.mc <= b.mc * GEMM_MC_DEPTH_SCALE && x.nc <= b.nc, "{b:?} {x:?}");
             assert!(x.mc % b.mr == 0 && x.nc % b.nr == 0, "{b:?} {x:?}");
         }
+    }
+
+    #[test]
+    fn shallow_steps_take_more_rows_in_the_same_bytes() {
+        for b in GEMM_BLOCKINGS {
+            // Full-depth steps: the level's MC.
+            for kc in [0, b.kc, b.kc + 1, usize::MAX] {
+                assert_eq!(b.mc_for_depth(kc), b.mc, "{b:?} kc {kc}");
+            }
+            for kc in 1..b.kc {
+                let rows = b.mc_for_depth(kc);
+                assert!(rows.is_multiple_of(b.mr) && rows >= b.mc, "{b:?} kc {kc}: {rows}");
+                assert!(rows <= b.mc * GEMM_MC_DEPTH_SCALE, "{b:?} kc {kc}: {rows}");
+                // The block keeps at most the full-depth block's elements, and is the largest
+                // such (or the cap, or MC).
+                assert!(rows == b.mc || rows * kc <= b.mc * b.kc, "{b:?} kc {kc}: {rows}");
+                assert!(
+                    rows == b.mc * GEMM_MC_DEPTH_SCALE / b.mr * b.mr || (rows + b.mr) * kc > b.mc * b.kc,
+                    "{b:?} kc {kc}: {rows}"
+                );
+                // Shallower steps never take fewer rows.
+                assert!(rows >= b.mc_for_depth(kc + 1), "{b:?} kc {kc}");
+            }
+        }
+        // The AVX-512 f32 reference at k = 16 and 64: 8·512 rows (the cap) and 3072.
+        assert_eq!(GEMM_AVX512_F32.blocks(100_000, 100, 16).mc, even(100_000, 4096, 32));
+        assert_eq!(GEMM_AVX512_F32.mc_for_depth(64), 3072);
     }
 
     #[test]

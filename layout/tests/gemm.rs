@@ -301,6 +301,16 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
             out.push(Case { m, n, k, sa: Storage::Col(pad), sb, sc: Storage::Col(1), alpha: 1.5, beta: -0.5 });
         }
     }
+    if !small {
+        // Shallow products (k far below KC), whose A blocks take more rows
+        // (`GemmBlocking::mc_for_depth`): several row blocks of up to 8·MC rows, an edge block,
+        // A packed from either orientation, C padded.
+        for &(m, n, k, sa) in
+            &[(9001, 14, 3, Storage::Col(0)), (5000, 26, 40, Storage::Row(1)), (4500, 13, 17, Storage::Col(2))]
+        {
+            out.push(Case { m, n, k, sa, sb: Storage::Col(1), sc: Storage::Col(3), alpha: 1.25, beta: 0.5 });
+        }
+    }
     for _ in 0..count {
         out.push(Case {
             m: size(rng, max),
