@@ -8,7 +8,7 @@
 //! The constant blocks of each level are derived from a reference cache configuration
 //! ([`GemmBlocking::design_caches`]): those of the AVX-512 levels from
 //! [`AVX512_REFERENCE_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable
-//! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B
+//! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB 8-way L1d, 512 KiB L2, 32 MiB L3). In each, the B
 //! micro-panel `KC×NR` stays in L1 while the A micro-panels stream through it, the A block
 //! `MC×KC` stays in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the
 //! AVX2 and AVX-512 blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf
@@ -111,6 +111,11 @@ pub struct GemmBlocking {
     pub direct_mr: usize,
     /// Columns of the register tile of the direct kernel.
     pub direct_nr: usize,
+    /// L1d's ways and the bytes of one way (addresses that far apart share a set), of the
+    /// caches the blocks are for; 0 when unknown.
+    pub l1d_ways: usize,
+    /// See [`l1d_ways`](Self::l1d_ways).
+    pub l1d_way: usize,
 }
 
 /// The data caches of one core, in bytes (L3: the whole cache the core shares).
@@ -118,6 +123,9 @@ pub struct GemmBlocking {
 pub struct CacheSizes {
     /// The L1 data cache.
     pub l1d: usize,
+    /// The L1 data cache's ways (0 when unknown): addresses `l1d / l1d_ways` bytes apart
+    /// fall into one set.
+    pub l1d_ways: usize,
     /// The L2 cache.
     pub l2: usize,
     /// The L3 cache (0 when there is none).
@@ -127,11 +135,11 @@ pub struct CacheSizes {
 /// The reference cache configuration the constant AVX2 and portable blocks are derived from
 /// (32 KiB L1d, 512 KiB L2, 32 MiB L3): [`GemmBlocking::for_caches`] of it is the AVX2
 /// constant.
-pub const AVX2_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l2: 512 << 10, l3: 32 << 20 };
+pub const AVX2_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 512 << 10, l3: 32 << 20 };
 
 /// The reference cache configuration the constant AVX-512 blocks are derived from (48 KiB
 /// L1d, 2 MiB L2, 105 MiB L3).
-pub const AVX512_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 105 << 20 };
+pub const AVX512_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l1d_ways: 12, l2: 2 << 20, l3: 105 << 20 };
 
 impl fmt::Display for CacheSizes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -170,7 +178,7 @@ fn cpuid_caches() -> Option<CacheSizes> {
         b"GenuineIntel" if v.eax >= 4 => 4,
         _ => return None,
     };
-    let mut c = CacheSizes { l1d: 0, l2: 0, l3: 0 };
+    let mut c = CacheSizes { l1d: 0, l1d_ways: 0, l2: 0, l3: 0 };
     for sub in 0..16 {
         let r = __cpuid_count(leaf, sub);
         let kind = r.eax & 0x1F;
@@ -187,7 +195,7 @@ fn cpuid_caches() -> Option<CacheSizes> {
         let sets = r.ecx as usize + 1;
         let bytes = ways * parts * line * sets;
         match (r.eax >> 5) & 7 {
-            1 => c.l1d = bytes,
+            1 => (c.l1d, c.l1d_ways) = (bytes, ways),
             2 => c.l2 = bytes,
             3 => c.l3 = bytes,
             _ => {}
@@ -224,6 +232,8 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     packer: Packer::Simd,
     direct_mr: 32,
     direct_nr: 6,
+    l1d_ways: 12,
+    l1d_way: 4096,
 };
 
 /// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the B micro-panel 24 KiB of a
@@ -243,6 +253,8 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     packer: Packer::Simd,
     direct_mr: 16,
     direct_nr: 6,
+    l1d_ways: 12,
+    l1d_way: 4096,
 };
 
 /// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers); the blocks of
@@ -263,6 +275,8 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     packer: Packer::Transposes,
     direct_mr: 16,
     direct_nr: 6,
+    l1d_ways: 8,
+    l1d_way: 4096,
 };
 
 /// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of
@@ -282,6 +296,8 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     packer: Packer::Transposes,
     direct_mr: 8,
     direct_nr: 6,
+    l1d_ways: 8,
+    l1d_way: 4096,
 };
 
 /// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
@@ -300,6 +316,8 @@ pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
     packer: Packer::Scalar,
     direct_mr: 16,
     direct_nr: 4,
+    l1d_ways: 8,
+    l1d_way: 4096,
 };
 
 /// Portable f64: a 4×4 tile of SSE2 vectors (no FMA).
@@ -318,6 +336,8 @@ pub const GEMM_PORTABLE_F64: GemmBlocking = GemmBlocking {
     packer: Packer::Scalar,
     direct_mr: 8,
     direct_nr: 4,
+    l1d_ways: 8,
+    l1d_way: 4096,
 };
 
 /// Every level's blocking, fastest level first.
@@ -408,16 +428,24 @@ impl GemmBlocking {
     /// stride `KC` built in), `MC` is the constant's scaled by L2 against
     /// [`AVX512_REFERENCE_CACHES`] (the A block keeps its share of L2; a multiple of `MR`,
     /// at most 4096). `NC` stays the constant's (the B block is left to L3, whose size a VM
-    /// may report oddly); the portable level is returned as it is. For the level's
+    /// may report oddly). Both take L1d's ways and the size of one way from `caches`
+    /// ([`l1d_ways`](Self::l1d_ways)); the portable level is returned as it is. For the level's
     /// [`design_caches`](Self::design_caches) the result is the constant. Defined for every
     /// input (tiny caches give the smallest blocks).
     pub const fn for_caches(&self, caches: CacheSizes) -> GemmBlocking {
+        let (l1d_ways, l1d_way) = match caches.l1d_ways {
+            0 => (0, 0),
+            w => (w, caches.l1d / w),
+        };
+        let this =
+            if matches!(self.level, Level::Portable) { *self } else { GemmBlocking { l1d_ways, l1d_way, ..*self } };
+        let this = &this;
         match self.level {
             Level::Avx2 => {
                 let e = self.elem.bytes();
                 let kc = clamp_down(caches.l1d / 64 * AVX2_KC_L1_64THS / (self.nr * e), 16, 64, 1024);
                 let mc = clamp_down(caches.l2 / 64 * AVX2_MC_L2_64THS / (kc * e), self.mr, self.mr, 4096);
-                GemmBlocking { kc, mc, ..*self }
+                GemmBlocking { kc, mc, ..*this }
             }
             Level::Avx512 => {
                 let l2_kib = caches.l2 >> 10;
@@ -427,7 +455,7 @@ impl GemmBlocking {
                     self.mr,
                     4096,
                 );
-                GemmBlocking { mc, ..*self }
+                GemmBlocking { mc, ..*this }
             }
             Level::Portable => *self,
         }
@@ -510,6 +538,51 @@ impl GemmBlocking {
     #[inline]
     pub const fn reads_b_in_place(&self, m: usize, b_rs: isize, b_cs: isize) -> bool {
         matches!(self.b_order, BPanelOrder::Columns) && b_rs == 1 && b_cs > 0 && self.packs_b_per_panel(m)
+    }
+
+    /// Whether the kernels over B read in place run each full micro-panel as two tiles of
+    /// `NR/2` columns: when its `NR` columns, `b_cs` elements apart, crowd one set of L1d
+    /// beyond its ways ([`b_columns_per_l1_set`](Self::b_columns_per_l1_set) more than
+    /// [`l1d_ways`](Self::l1d_ways), known): every step of k would then miss L1 on each
+    /// column, where half of them fit. Defined for every input.
+    #[inline]
+    pub const fn b_in_place_halves(&self, b_cs: isize) -> bool {
+        self.l1d_ways != 0
+            && b_cs > 0
+            && self.nr.is_multiple_of(2)
+            && self.b_columns_per_l1_set(b_cs as usize) > self.l1d_ways
+    }
+
+    /// The most of a micro-panel's `NR` columns, `b_cs` elements apart, whose elements at one
+    /// step of k fall into one line's set of L1d: the columns' byte offsets modulo one way
+    /// ([`l1d_way`](Self::l1d_way)), counted per 64-byte line. 1 when the way is unknown or the
+    /// columns are less than a line apart.
+    /// Defined for every input.
+    pub const fn b_columns_per_l1_set(&self, b_cs: usize) -> usize {
+        let way = self.l1d_way;
+        // (Columns less than a line apart share lines, which are consecutive: no crowding.)
+        if way < 64 || b_cs.saturating_mul(self.elem.bytes()) < 64 {
+            return 1;
+        }
+        let step = (b_cs % way).saturating_mul(self.elem.bytes()) % way;
+        let mut most = 1;
+        let mut j = 0;
+        while j < self.nr {
+            let line = j.saturating_mul(step) % way / 64;
+            let mut same = 0;
+            let mut i = 0;
+            while i < self.nr {
+                if i.saturating_mul(step) % way / 64 == line {
+                    same += 1;
+                }
+                i += 1;
+            }
+            if same > most {
+                most = same;
+            }
+            j += 1;
+        }
+        most
     }
 
     /// Whether the blocked engine reads the full A micro-panels of a normalized `m×k` problem
@@ -676,10 +749,11 @@ mod tests {
         let mut out = vec![AVX2_REFERENCE_CACHES, AVX512_REFERENCE_CACHES];
         for l1d in [1, 1 << 10, 16 << 10, 32 << 10, 48 << 10, 64 << 10, 1 << 20] {
             for l2 in [1, 64 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20] {
-                out.push(CacheSizes { l1d, l2, l3: 32 << 20 });
+                out.push(CacheSizes { l1d, l1d_ways: 8, l2, l3: 32 << 20 });
             }
         }
-        out.push(CacheSizes { l1d: usize::MAX / 2, l2: usize::MAX / 2, l3: 0 });
+        out.push(CacheSizes { l1d: usize::MAX / 2, l1d_ways: 0, l2: usize::MAX / 2, l3: 0 });
+        out.push(CacheSizes { l1d: 48 << 10, l1d_ways: usize::MAX, l2: 1 << 20, l3: 0 });
         out
     }
 
@@ -792,7 +866,7 @@ mod tests {
                 }
                 if b.level == Level::Avx512 {
                     // Only MC changes, in proportion to L2, and stays well formed.
-                    assert_eq!(GemmBlocking { mc: b.mc, ..x }, b, "{c}");
+                    assert_eq!(GemmBlocking { mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, ..x }, b, "{c}");
                     assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
                     let scaled = b.mc * (c.l2 >> 10) / (AVX512_REFERENCE_CACHES.l2 >> 10);
                     assert!(x.mc == x.mr || x.mc <= scaled, "{c}: {x:?}");
@@ -800,7 +874,12 @@ mod tests {
                     continue;
                 }
                 // Only the cache blocks change, and they stay well formed.
-                assert_eq!(GemmBlocking { kc: b.kc, mc: b.mc, ..x }, b, "{c}");
+                assert_eq!(
+                    GemmBlocking { kc: b.kc, mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, ..x },
+                    b,
+                    "{c}"
+                );
+                assert_eq!((x.l1d_ways, x.l1d_way), (c.l1d_ways, c.l1d.checked_div(c.l1d_ways).unwrap_or(0)), "{c}");
                 assert!(x.kc.is_multiple_of(16) && (64..=1024).contains(&x.kc), "{c}: {x:?}");
                 assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
                 // KC: the largest multiple of 16 whose B micro-panel fits its share of L1d
@@ -823,7 +902,7 @@ mod tests {
         for b in [GEMM_AVX2_F32, GEMM_AVX2_F64, GEMM_AVX512_F32, GEMM_AVX512_F64] {
             let mcs: Vec<usize> = [64usize << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 8 << 20]
                 .iter()
-                .map(|&l2| b.for_caches(CacheSizes { l1d: 32 << 10, l2, l3: 0 }).mc)
+                .map(|&l2| b.for_caches(CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2, l3: 0 }).mc)
                 .collect();
             assert!(mcs.windows(2).all(|w| w[0] <= w[1]), "{b:?}: {mcs:?}");
         }
@@ -863,6 +942,38 @@ mod tests {
             let x = b.blocks(usize::MAX, usize::MAX, usize::MAX);
             assert!(x.kc <= b.kc && x.mc <= b.mc * GEMM_MC_DEPTH_SCALE && x.nc <= b.nc, "{b:?} {x:?}");
             assert!(x.mc % b.mr == 0 && x.nc % b.nr == 0, "{b:?} {x:?}");
+        }
+    }
+
+    #[test]
+    fn b_in_place_runs_in_halves_when_its_columns_crowd_one_l1_set() {
+        let f32_8way = GEMM_AVX512_F32.for_caches(CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 1 << 20, l3: 0 });
+        let f64_8way = GEMM_AVX512_F64.for_caches(CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 1 << 20, l3: 0 });
+        assert_eq!((f32_8way.l1d_ways, f32_8way.l1d_way), (8, 4096));
+        // Column strides of 16 KiB and 4 KiB: all 12 columns in one set; 2 KiB: two sets;
+        // 1536 bytes (8 distinct offsets per 4 KiB): 2; 16400 bytes: 16 bytes apart, 4 per line;
+        // 4, 64 or 68 bytes: consecutive lines, 1.
+        for (b_cs, most) in [(4096, 12), (1024, 12), (512, 6), (384, 2), (4100, 4), (1, 1), (16, 1), (17, 1)] {
+            assert_eq!(f32_8way.b_columns_per_l1_set(b_cs), most, "f32 b_cs {b_cs}");
+        }
+        assert_eq!(f64_8way.b_columns_per_l1_set(4096), 12);
+        assert_eq!(f64_8way.b_columns_per_l1_set(4100), 2);
+        // 8 ways: B with 12 columns in one set runs in halves of 6; 12 ways (the reference)
+        // whole; unknown ways whole.
+        assert!(f32_8way.b_in_place_halves(4096) && f64_8way.b_in_place_halves(4096));
+        assert!(f32_8way.b_in_place_halves(1024) && !f32_8way.b_in_place_halves(512));
+        assert!(!f32_8way.b_in_place_halves(4100) && !f32_8way.b_in_place_halves(384));
+        assert!(!f32_8way.b_in_place_halves(0) && !f32_8way.b_in_place_halves(-4096));
+        assert!(!GEMM_AVX512_F32.b_in_place_halves(4096) && !GEMM_AVX512_F64.b_in_place_halves(4096));
+        let unknown = GEMM_AVX512_F32.for_caches(CacheSizes { l1d: 32 << 10, l1d_ways: 0, l2: 1 << 20, l3: 0 });
+        assert!(!unknown.b_in_place_halves(4096));
+        // Half of the columns fit: 6 in one set of 8 ways.
+        let half = GemmBlocking { nr: 6, ..f32_8way };
+        assert!(half.b_columns_per_l1_set(4096) <= half.l1d_ways);
+        // Defined for every input.
+        let odd = GEMM_AVX512_F64.for_caches(CacheSizes { l1d: usize::MAX, l1d_ways: 1, l2: 1 << 20, l3: 0 });
+        for b_cs in [0, 1, usize::MAX / 2, usize::MAX] {
+            assert!((1..=12).contains(&odd.b_columns_per_l1_set(b_cs)));
         }
     }
 

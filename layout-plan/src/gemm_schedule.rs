@@ -420,13 +420,13 @@ mod tests {
             &parse_layout("(1000,1000):(1,1000)").unwrap(),
         )
         .unwrap();
-        let big = CacheSizes { l1d: 48 << 10, l2: 2 << 20, l3: 0 };
+        let big = CacheSizes { l1d: 48 << 10, l1d_ways: 12, l2: 2 << 20, l3: 0 };
         let s = gemm_schedule_for(&plan, GemmElem::F64, Some(big)).unwrap();
         assert_eq!((s.levels[1].blocking.kc, s.levels[1].from_cpuid), (384, true));
         assert_eq!(s.levels[0].blocking, crate::gemm_blocking::GEMM_AVX512_F64);
         assert!(s.to_string().contains("caches (CPUID): L1d 48 KiB, L2 2 MiB"), "{s}");
         // The AVX-512 level's MC follows L2 (its KC is the kernels' panel stride).
-        let half = CacheSizes { l1d: 32 << 10, l2: 1 << 20, l3: 0 };
+        let half = CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 1 << 20, l3: 0 };
         let s = gemm_schedule_for(&plan, GemmElem::F64, Some(half)).unwrap();
         let x = s.levels[0].blocking;
         assert_eq!((x.kc, x.mc, s.levels[0].from_cpuid), (256, 128, true));

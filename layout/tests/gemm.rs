@@ -302,6 +302,23 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         }
     }
     if !small {
+        // A column-major B read in place whose columns are 4 KiB apart (f32 ld 1024, f64 ld 512)
+        // or 8 KiB: on an L1d of 8 ways each panel runs as two tiles of NR/2 columns
+        // (`GemmBlocking::b_in_place_halves`), full and short last row tiles.
+        for &(m, n, k, pad) in &[(100, 40, 1000, 24), (40, 25, 500, 12), (33, 12, 1000, 1048)] {
+            out.push(Case {
+                m,
+                n,
+                k,
+                sa: Storage::Col(1),
+                sb: Storage::Col(pad),
+                sc: Storage::Col(0),
+                alpha: 2.0,
+                beta: 0.5,
+            });
+        }
+    }
+    if !small {
         // Shallow products (k far below KC), whose A blocks take more rows
         // (`GemmBlocking::mc_for_depth`): several row blocks of up to 8·MC rows, an edge block,
         // A packed from either orientation, C padded.

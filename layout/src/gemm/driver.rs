@@ -230,14 +230,16 @@ pub trait Kernel<T> {
     /// Whether [`micro_b`](Kernel::micro_b) is implemented: full tiles over a B read in place.
     const MICRO_B: bool = false;
 
-    /// As [`micro`](Kernel::micro) for a full-width tile (`nr = NR`) over B read in place:
-    /// `B(p, j)` at `b + p + j·b_cs` (a column-major B, which the AVX-512 panels' layout
-    /// `(KC,NR):(1,KC)` is with `KC` replaced by `b_cs`), so no packing pass over B.
+    /// As [`micro`](Kernel::micro) for a full-width tile (`nr = NR`), or a half-width one
+    /// (`nr = NR/2`, see [`micro_b_panel`]), over B read in place: `B(p, j)` at
+    /// `b + p + j·b_cs` (a column-major B, which the AVX-512 panels' layout `(KC,NR):(1,KC)`
+    /// is with `KC` replaced by `b_cs`), so no packing pass over B. Any other `nr` runs the
+    /// full width.
     ///
     /// # Safety
     /// [`MICRO_B`](Kernel::MICRO_B); A as for [`micro`](Kernel::micro); `b_cs > 0` and the
-    /// `k × NR` elements of B are readable; `mr ≤ MR` and C's `mr × NR` tile as for
-    /// [`micro`](Kernel::micro).
+    /// `k × w` elements of B are readable, where `w = NR/2` when `nr = NR/2`, else `NR`;
+    /// `mr ≤ MR` and C's `mr × w` tile as for [`micro`](Kernel::micro).
     unsafe fn micro_b(_t: &MicroArgs<T>) {
         unreachable!("micro_b runs only where MICRO_B is true")
     }
@@ -567,6 +569,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     debug_assert!(!direct_b || per_panel);
+    let halves = plan.b_in_place_halves(p.b_cs);
     // Full micro-panels of a small column-major A read in place (the plan's
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
     let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
@@ -699,7 +702,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 if !done {
                                     if in_place {
                                         // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
-                                        K::micro_b(&t);
+                                        micro_b_panel::<T, K>(&t, halves);
                                     } else {
                                         K::micro(&t);
                                     }
@@ -728,6 +731,29 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
         }
     }
     drop(scratch);
+}
+
+/// A full micro-panel over B read in place ([`Kernel::micro_b`]): one tile, or two of `NR/2`
+/// columns when `halves` (the plan's `b_in_place_halves`: B's columns crowd one set of L1d).
+///
+/// # Safety
+/// [`Kernel::micro_b`]'s for `t` with `nr = NR` (`MICRO_B`; B's `k × NR` block and C's
+/// `mr × NR` tile in bounds).
+#[inline(always)]
+pub unsafe fn micro_b_panel<T: GemmScalar, K: Kernel<T>>(t: &MicroArgs<T>, halves: bool) {
+    if halves && K::NR.is_multiple_of(2) {
+        let h = K::NR / 2;
+        // SAFETY: columns `0..h` and `h..NR` of the caller's `k × NR` block of B and
+        // `mr × NR` tile of C, each a half-width tile (`nr = NR/2`).
+        unsafe {
+            K::micro_b(&MicroArgs { nr: h, ..*t });
+            let (b, c) = (t.b.offset(h as isize * t.b_cs), t.c.offset(h as isize * t.c_cs));
+            K::micro_b(&MicroArgs { nr: h, b, c, ..*t });
+        }
+    } else {
+        // SAFETY: the caller's.
+        unsafe { K::micro_b(t) }
+    }
 }
 
 /// The columns of [`small`]'s register tile.

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch};
+use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch, micro_b_panel};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -50,6 +50,8 @@ pub struct Shared<T> {
     pub direct_a: bool,
     /// Full B micro-panels are read in place (the plan's `reads_b_in_place`).
     pub direct_b: bool,
+    /// Those run as two tiles of `NR/2` columns each (the plan's `b_in_place_halves`).
+    pub b_halves: bool,
     /// Each task packs its B micro-panels itself, one at a time into its own scratch, right
     /// before their micro-kernels (read from L1): when no other task reads them (`tm = 1`)
     /// and each is used by one A block per step (the plan's `packs_b_per_panel(m)`).
@@ -116,6 +118,7 @@ impl<T: GemmScalar> Shared<T> {
             steps: 0,
             direct_a,
             direct_b,
+            b_halves: plan.b_in_place_halves(p.b_cs),
             b_private,
             a_private,
             prefetch_a,
@@ -416,7 +419,7 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, i, j, K::LEVEL));
                             if !done {
                                 if in_place {
-                                    K::micro_b(&t);
+                                    micro_b_panel::<T, K>(&t, g.b_halves);
                                 } else {
                                     K::micro(&t);
                                 }

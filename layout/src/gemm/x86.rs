@@ -386,12 +386,16 @@ instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
     micro_b_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 0, 0, true>;
     micro_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 384, 1, false>;
     micro_b_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 0, 0, true>;
+    micro_b_avx512_f32_h(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 6, 0, 0, true>;
+    micro_b_avx512_f32_m1_h(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 6, 0, 0, true>;
     micro_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 256, 1, false>;
     micro_avx512_f64_n8(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, 256, 1, false>;
     micro_avx512_f64_n4(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, 256, 1, false>;
     micro_b_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 0, 0, true>;
     micro_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 256, 1, false>;
     micro_b_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 0, 0, true>;
+    micro_b_avx512_f64_h(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 6, 0, 0, true>;
+    micro_b_avx512_f64_m1_h(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 6, 0, 0, true>;
     direct_avx512_f32(t: &MicroArgs<f32>) = direct_kernel::<f32, Avx512>;
     direct_avx512_f64(t: &MicroArgs<f64>) = direct_kernel::<f64, Avx512>;
     pack_avx512_f32(w: usize, dst: *mut f32, src: *const f32, s_i: isize, s_p: isize, len: usize, kc: usize) =
@@ -792,11 +796,14 @@ pub(super) mod parts;
 /// A level's [`Kernel`] and [`Direct`] for one element type: its blocking in the plan, its
 /// edge tables (the kernels of fewer rows, shortest first, which a tile of at most that many
 /// rows runs at any width; then the kernels by width, narrowest first, the full tile last: a
-/// tile runs the first that covers its columns), its direct kernel and packers.
+/// tile runs the first that covers its columns), its direct kernel and packers; with B read in
+/// place, the kernels by rows and the half-width ones (`half NR/2 [MR rows, one vector of
+/// rows]`, for B whose columns crowd one set of L1d).
 macro_rules! kernel {
     ($k:ty, $t:ty, $plan:path, $level:path, rows [$($h:literal => $rm:ident),*], edges [$($w:literal => $micro:ident),*],
      direct $direct:ident, pack $pack:ident
-     $(, pack_b $pack_b:ident, micro_b $micro_b:ident [$($hb:literal => $rmb:ident),*])?) => {
+     $(, pack_b $pack_b:ident, micro_b $micro_b:ident [$($hb:literal => $rmb:ident),*],
+       half $hh:literal [$micro_b_h:ident, $rmb_h:ident])?) => {
         impl Kernel<$t> for $k {
             const PLAN: GemmBlocking = $plan;
             const LEVEL: Level = $level;
@@ -839,6 +846,11 @@ macro_rules! kernel {
             #[inline(always)]
             unsafe fn micro_b(t: &MicroArgs<$t>) {
                 const ROWS: &[(usize, Micro<$t>)] = &[$(($hb, $rmb)),*];
+                const { assert!(2 * $hh == <Self as Kernel<$t>>::NR) };
+                if t.nr == $hh {
+                    // SAFETY: the caller's bounds for a half-width tile (`nr = NR/2`); as below.
+                    return unsafe { if t.mr <= <Self as Isa<$t>>::LANES { $rmb_h(t) } else { $micro_b_h(t) } };
+                }
                 let t = MicroArgs { nr: <Self as Kernel<$t>>::NR, ..*t };
                 for &(h, f) in ROWS {
                     if t.mr <= h {
@@ -887,11 +899,11 @@ macro_rules! kernel {
 kernel!(Avx512, f32, GEMM_AVX512_F32, Level::Avx512, rows [16 => micro_avx512_f32_m1],
     edges [4 => micro_avx512_f32_n4, 8 => micro_avx512_f32_n8, 12 => micro_avx512_f32],
     direct direct_avx512_f32, pack pack_avx512_f32, pack_b pack_b_avx512_f32,
-    micro_b micro_b_avx512_f32 [16 => micro_b_avx512_f32_m1]);
+    micro_b micro_b_avx512_f32 [16 => micro_b_avx512_f32_m1], half 6 [micro_b_avx512_f32_h, micro_b_avx512_f32_m1_h]);
 kernel!(Avx512, f64, GEMM_AVX512_F64, Level::Avx512, rows [8 => micro_avx512_f64_m1],
     edges [4 => micro_avx512_f64_n4, 8 => micro_avx512_f64_n8, 12 => micro_avx512_f64],
     direct direct_avx512_f64, pack pack_avx512_f64, pack_b pack_b_avx512_f64,
-    micro_b micro_b_avx512_f64 [8 => micro_b_avx512_f64_m1]);
+    micro_b micro_b_avx512_f64 [8 => micro_b_avx512_f64_m1], half 6 [micro_b_avx512_f64_h, micro_b_avx512_f64_m1_h]);
 // The AVX-512 B panels' column stride is `KC` (the `384`, `256` of the micro-kernels and the
 // B packers above).
 const _: () = assert!(<Avx512 as Kernel<f32>>::KC == 384 && <Avx512 as Kernel<f64>>::KC == 256);
@@ -950,7 +962,7 @@ mod tests {
 
     /// Every tile shape of a level's kernel (its edge tables by rows and by width), C with a
     /// unit and a non-unit row stride, β zero and not, B packed and (where the level has it)
-    /// read in place, against the sum over the same panels; the elements of C outside the
+    /// read in place, whole, in halves and half-width, against the sum over the same panels; the elements of C outside the
     /// tile stay as they were.
     fn every_tile<T: GemmScalar + From<f32>, K: Kernel<T>>() {
         let (mr_full, nr_full, kc) = (K::MR, K::NR, 7usize);
@@ -1021,6 +1033,19 @@ mod tests {
                             // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` lie in `b`.
                             unsafe { K::micro_b(&t) };
                             want(&c, "B in place");
+                            let mut c = fill();
+                            let t = MicroArgs { c: c.as_mut_ptr(), ..t };
+                            // SAFETY: as above, the panel as two tiles of `NR/2` columns.
+                            unsafe { crate::gemm::driver::micro_b_panel::<T, K>(&t, true) };
+                            want(&c, "B in place, halves");
+                        }
+                        if K::MICRO_B && 2 * nr == nr_full {
+                            let mut c = fill();
+                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
+                            // SAFETY: as above; B's `kc × NR/2` elements at `p + j·kc` lie in `b`,
+                            // the half-width tile in `c`.
+                            unsafe { K::micro_b(&t) };
+                            want(&c, "B in place, half width");
                         }
                     }
                 }
