@@ -465,7 +465,8 @@ mod elementwise {
 
     #[test]
     fn sum_of_contiguous_runs_matches_the_reference_at_every_level() {
-        let lens: Vec<usize> = (0..=70).chain([127, 128, 129, 255, 257, 1000, 4099, 1 << 20, (1 << 20) + 13]).collect();
+        let lens: Vec<usize> =
+            (0..=70).chain([127, 128, 129, 255, 257, 1000, 4099, (1 << 18) + 17, 1 << 20, (1 << 20) + 13]).collect();
         at_every_level(|l| {
             for &n in &lens {
                 let whole = RuntimeLayout::<1>::new(&[(n, 1)]).unwrap();

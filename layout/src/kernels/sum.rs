@@ -104,8 +104,15 @@ mod x86 {
     /// latency of a vector add at two adds per cycle.
     const ACC: usize = 8;
 
-    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 16 lanes, one more
-    /// over whole vectors, a masked tail.
+    /// The AVX-512 kernels read runs of more bytes than this (more than L2 holds on the
+    /// machines measured) with 256-bit loads: from beyond L2 the width does not bound the
+    /// rate, and Zen 4 (AVX-512 in 256-bit halves) streams line-aligned 512-bit loads slower
+    /// than 256-bit ones.
+    const STREAM_BYTES: usize = 1 << 20;
+
+    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 16 lanes (ymm ones
+    /// first for a run of more than [`STREAM_BYTES`]), one more over whole vectors, a masked
+    /// tail.
     #[target_feature(enable = "avx512f")]
     pub(super) fn f32_avx512(s: &[f32]) -> f32 {
         const W: usize = 16;
@@ -120,6 +127,20 @@ mod x86 {
             // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
             // lanes are not accessed.
             acc[2] = _mm512_add_ps(acc[2], unsafe { _mm512_maskz_loadu_ps(mask, p) });
+        }
+        if (n - i) * 4 > STREAM_BYTES {
+            // A run from beyond L2: 256-bit loads (`ACC` ymm accumulators of 8 lanes).
+            let mut half = [_mm256_setzero_ps(); ACC];
+            while i + ACC * 8 <= n {
+                for (k, a) in half.iter_mut().enumerate() {
+                    // SAFETY: `i + k·8 + 8 <= i + ACC·8 <= n`: the lanes lie in `s`.
+                    *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(p.add(i + k * 8)) });
+                }
+                i += ACC * 8;
+            }
+            for (a, h) in acc.iter_mut().zip(half) {
+                *a = _mm512_add_ps(*a, _mm512_zextps256_ps512(h));
+            }
         }
         while i + ACC * W <= n {
             for (k, a) in acc.iter_mut().enumerate() {
@@ -146,8 +167,9 @@ mod x86 {
         _mm512_reduce_add_ps(v)
     }
 
-    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 8 lanes, one more
-    /// over whole vectors, a masked tail.
+    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 8 lanes (ymm ones
+    /// first for a run of more than [`STREAM_BYTES`]), one more over whole vectors, a masked
+    /// tail.
     #[target_feature(enable = "avx512f")]
     pub(super) fn f64_avx512(s: &[f64]) -> f64 {
         const W: usize = 8;
@@ -162,6 +184,20 @@ mod x86 {
             // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
             // lanes are not accessed.
             acc[2] = _mm512_add_pd(acc[2], unsafe { _mm512_maskz_loadu_pd(mask, p) });
+        }
+        if (n - i) * 8 > STREAM_BYTES {
+            // A run from beyond L2: 256-bit loads (`ACC` ymm accumulators of 4 lanes).
+            let mut half = [_mm256_setzero_pd(); ACC];
+            while i + ACC * 4 <= n {
+                for (k, a) in half.iter_mut().enumerate() {
+                    // SAFETY: `i + k·4 + 4 <= i + ACC·4 <= n`: the lanes lie in `s`.
+                    *a = _mm256_add_pd(*a, unsafe { _mm256_loadu_pd(p.add(i + k * 4)) });
+                }
+                i += ACC * 4;
+            }
+            for (a, h) in acc.iter_mut().zip(half) {
+                *a = _mm512_add_pd(*a, _mm512_zextpd256_pd512(h));
+            }
         }
         while i + ACC * W <= n {
             for (k, a) in acc.iter_mut().enumerate() {
