@@ -8,7 +8,8 @@
 //! the gemm crate's `Rayon(T)`) and `MATMUL_NUM_THREADS`. Each case runs for
 //! `GEMM_PEERS_SECS` seconds (default 1), at least 3 rounds. Printed per case: the best round
 //! of each in GFLOP/s and layout's best over the best peer's best; one thread also prints the
-//! FMA peak of one core measured in the same run.
+//! FMA peak of one core measured in the same run. `GEMM_PEERS_SKIP=NAME[,NAME]` leaves those
+//! contenders out (their columns print `inf`).
 //!
 //! Run: `cd bench && GEMM_PEERS_THREADS=16 cargo bench --bench gemm_peers [-- FILTER]`
 //! (FILTER: a substring of the case names, e.g. `f32/`, `square`, `shapes`).
@@ -161,7 +162,9 @@ fn secs() -> Duration {
 /// Interleaved rounds of the four; the best seconds per call of each.
 fn interleave<T: Elem>(o: &mut Operands<T>, threads: usize, calls: usize) -> [f64; 4] {
     let mut best = [f64::MAX; 4];
-    for who in 0..4 {
+    let skipped = std::env::var("GEMM_PEERS_SKIP").unwrap_or_default();
+    let skip = WHO.map(|w| skipped.split(',').any(|s| s == w));
+    for who in (0..4).filter(|&w| !skip[w]) {
         o.run(who, threads);
     }
     let end = Instant::now() + secs();
@@ -169,6 +172,9 @@ fn interleave<T: Elem>(o: &mut Operands<T>, threads: usize, calls: usize) -> [f6
     while Instant::now() < end || rounds < 3 {
         for i in 0..4 {
             let who = (i + rounds) % 4;
+            if skip[who] {
+                continue;
+            }
             let t = Instant::now();
             for _ in 0..calls {
                 o.run(who, threads);
