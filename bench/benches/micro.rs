@@ -77,7 +77,8 @@ fn main() {
                 *b = b.min(t.elapsed().as_secs_f64() / 20.0);
             }
         }
-        let times: Vec<String> = packers.iter().zip(&best).map(|(p, b)| format!("{} {:.1} us", p.name(), b * 1e6)).collect();
+        let times: Vec<String> =
+            packers.iter().zip(&best).map(|(p, b)| format!("{} {:.1} us", p.name(), b * 1e6)).collect();
         println!("{name}: {}", times.join(", "));
     }
 }

@@ -23,7 +23,11 @@
 //!   with column stride `lda`, only an edge panel packed: `reads_a_in_place`); the
 //!   micro-kernel then keeps an `MR×NR` tile of C in registers over `KC` rank-1 updates.
 //!   When A is one block (`m ≤ MC`), B is instead packed one micro-panel at a time right
-//!   before the micro-kernels of its columns (it is then read from L1). AVX-512 B panels are
+//!   before the micro-kernels of its columns (it is then read from L1), or at AVX-512 a
+//!   column-major B is read in place, each panel as two tiles of `NR/2` columns when its
+//!   columns would crowd one set of L1d beyond its ways (`b_in_place_halves`, from CPUID's L1d
+//!   ways). A step of k shallower than `KC` takes an A block of as many more rows as keep its
+//!   elements, up to `8·MC` (`mc_for_depth`). AVX-512 B panels are
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
