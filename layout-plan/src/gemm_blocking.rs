@@ -8,7 +8,7 @@
 //! The constant blocks of each level are derived from a reference cache configuration
 //! ([`GemmBlocking::design_caches`]): those of the AVX-512 levels from
 //! [`AVX512_REFERENCE_CACHES`] (48 KiB L1d, 2 MiB L2), those of the AVX2 and portable
-//! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB 8-way L1d, 512 KiB L2, 32 MiB L3). In each, the B
+//! levels from [`AVX2_REFERENCE_CACHES`] (32 KiB L1d, 512 KiB L2, 32 MiB L3). In each, the B
 //! micro-panel `KC×NR` stays in L1 while the A micro-panels stream through it, the A block
 //! `MC×KC` stays in L2, and the B block `KC×NC` is left to L3. At run time the engine recomputes the
 //! AVX2 and AVX-512 blocks from the caches the CPU reports ([`detected_caches`], CPUID leaf
@@ -133,12 +133,12 @@ pub struct CacheSizes {
 }
 
 /// The reference cache configuration the constant AVX2 and portable blocks are derived from
-/// (32 KiB L1d, 512 KiB L2, 32 MiB L3): [`GemmBlocking::for_caches`] of it is the AVX2
+/// (32 KiB 8-way L1d, 512 KiB L2, 32 MiB L3): [`GemmBlocking::for_caches`] of it is the AVX2
 /// constant.
 pub const AVX2_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 512 << 10, l3: 32 << 20 };
 
 /// The reference cache configuration the constant AVX-512 blocks are derived from (48 KiB
-/// L1d, 2 MiB L2, 105 MiB L3).
+/// 12-way L1d, 2 MiB L2, 105 MiB L3).
 pub const AVX512_REFERENCE_CACHES: CacheSizes = CacheSizes { l1d: 48 << 10, l1d_ways: 12, l2: 2 << 20, l3: 105 << 20 };
 
 impl fmt::Display for CacheSizes {
