@@ -565,14 +565,23 @@ impl GemmBlocking {
             return 1;
         }
         let step = (b_cs % way).saturating_mul(self.elem.bytes()) % way;
+        // Each column's line within a way (`NR` ≤ 64 of them), then the most that coincide.
+        let mut lines = [0usize; 64];
+        let n = if self.nr < 64 { self.nr } else { 64 };
+        let (mut j, mut off) = (0, 0usize);
+        while j < n {
+            lines[j] = off / 64;
+            // `(off + step) mod way` without overflow (`off`, `step` < `way`).
+            off = if off >= way - step { off - (way - step) } else { off + step };
+            j += 1;
+        }
         let mut most = 1;
         let mut j = 0;
-        while j < self.nr {
-            let line = j.saturating_mul(step) % way / 64;
+        while j < n {
             let mut same = 0;
             let mut i = 0;
-            while i < self.nr {
-                if i.saturating_mul(step) % way / 64 == line {
+            while i < n {
+                if lines[i] == lines[j] {
                     same += 1;
                 }
                 i += 1;
@@ -972,7 +981,7 @@ mod tests {
         assert!(half.b_columns_per_l1_set(4096) <= half.l1d_ways);
         // Defined for every input.
         let odd = GEMM_AVX512_F64.for_caches(CacheSizes { l1d: usize::MAX, l1d_ways: 1, l2: 1 << 20, l3: 0 });
-        for b_cs in [0, 1, usize::MAX / 2, usize::MAX] {
+        for b_cs in [0, 1, 3, usize::MAX / 16 + 1, usize::MAX / 2, usize::MAX] {
             assert!((1..=12).contains(&odd.b_columns_per_l1_set(b_cs)));
         }
     }

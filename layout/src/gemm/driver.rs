@@ -569,7 +569,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     debug_assert!(!direct_b || per_panel);
-    let halves = plan.b_in_place_halves(p.b_cs);
+    let halves = direct_b && plan.b_in_place_halves(p.b_cs);
     // Full micro-panels of a small column-major A read in place (the plan's
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
     let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);

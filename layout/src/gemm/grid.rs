@@ -118,7 +118,7 @@ impl<T: GemmScalar> Shared<T> {
             steps: 0,
             direct_a,
             direct_b,
-            b_halves: plan.b_in_place_halves(p.b_cs),
+            b_halves: direct_b && plan.b_in_place_halves(p.b_cs),
             b_private,
             a_private,
             prefetch_a,
