@@ -9,7 +9,7 @@
 //! `GEMM_PEERS_SECS` seconds (default 1), at least 3 rounds. Printed per case: the best round
 //! of each in GFLOP/s and layout's best over the best peer's best; one thread also prints the
 //! FMA peak of one core measured in the same run. `GEMM_PEERS_SKIP=NAME[,NAME]` leaves those
-//! contenders out (their columns print `inf`).
+//! contenders out (their columns print 0.0).
 //!
 //! Run: `cd bench && GEMM_PEERS_THREADS=16 cargo bench --bench gemm_peers [-- FILTER]`
 //! (FILTER: a substring of the case names, e.g. `f32/`, `square`, `shapes`).
