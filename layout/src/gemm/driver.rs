@@ -166,7 +166,10 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// and `C(i, j)` at `c + i·c_rs + j·c_cs`. At step `p` the SIMD kernels over packed B
 /// panels also prefetch into L2 the `pf_n ≤` [`NEXT_A_LINES`] consecutive lines from
 /// `pf + p·pf_cs`: the source of the next A block, which the packer then reads from L2 (any
-/// address: a prefetch does not access memory; `pf_n = 0`: none).
+/// address: a prefetch does not access memory; `pf_n = 0`: none). With `tiles > 1` (kernels
+/// whose [`Kernel::TILES`] is true, full tiles: `mr = MR`) the call runs `tiles` tiles down
+/// the rows, tile `q` with A at `a + q·a_tile` and C at `c + q·MR·c_rs` (and the same B),
+/// each prefetching as above; `tiles ≤ 1` is one tile.
 #[derive(Clone, Copy, Debug)]
 pub struct MicroArgs<T> {
     pub k: usize,
@@ -185,6 +188,8 @@ pub struct MicroArgs<T> {
     pub pf: *const T,
     pub pf_cs: isize,
     pub pf_n: usize,
+    pub tiles: usize,
+    pub a_tile: isize,
 }
 
 /// A micro-kernel as a function pointer (the edge tables, the bench crate's harness).
@@ -229,6 +234,10 @@ pub trait Kernel<T> {
 
     /// Whether [`micro_b`](Kernel::micro_b) is implemented: full tiles over a B read in place.
     const MICRO_B: bool = false;
+    /// Whether [`micro`](Kernel::micro) and [`micro_b`](Kernel::micro_b) take `tiles > 1`
+    /// (see [`MicroArgs`]): a call then runs that many full tiles down the rows, and the
+    /// bounds below hold for each of them.
+    const TILES: bool = false;
 
     /// As [`micro`](Kernel::micro) for a full-width tile (`nr = NR`), or a half-width one
     /// (`nr = NR/2`, see [`micro_b_panel`]), over B read in place: `B(p, j)` at
@@ -364,6 +373,8 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                     pf: a,
                     pf_cs: 0,
                     pf_n: 0,
+                    tiles: 1,
+                    a_tile: 0,
                 });
                 p.epilogue(c, i0, j0, mr, nr);
             }
@@ -691,10 +702,25 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     pf,
                                     pf_cs: p.a_cs,
                                     pf_n,
+                                    tiles: 1,
+                                    a_tile: 0,
                                 };
-                                call += 1;
-                                // A full tile with the epilogue fused into its stores, else
-                                // the plain kernel (and the epilogue on the tile after it).
+                                // The full tiles of this row of the block from A's same source
+                                // (in place, or packed) in one call (`tiles`, A's panels
+                                // `a_tile` apart): not with the next A block's prefetch (its
+                                // lines are spread per call), nor for an edge tile.
+                                let group = K::TILES && (!prefetch_a || direct_a) && (!fused || nrr == nr);
+                                let tiles = if !group || mrr < mr {
+                                    1
+                                } else if ir < full {
+                                    (full - ir) / mr
+                                } else {
+                                    (mc - ir) / mr
+                                };
+                                let a_tile = if ir < full { mr as isize * p.a_rs } else { (mr * kc) as isize };
+                                let t = MicroArgs { tiles, a_tile, ..t };
+                                // Full tiles with the epilogue fused into their stores, else
+                                // the plain kernel (and the epilogue on the tiles after it).
                                 let done = fused
                                     && mrr == mr
                                     && nrr == nr
@@ -707,9 +733,11 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                         K::micro(&t);
                                     }
                                     if fused {
-                                        p.epilogue(c, ic + ir, jc + jr, mrr, nrr);
+                                        p.epilogue(c, ic + ir, jc + jr, tiles * mrr, nrr);
                                     }
                                 }
+                                call += tiles;
+                                ir += (tiles - 1) * mr;
                             }
                             ir += mr;
                         }

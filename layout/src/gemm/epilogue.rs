@@ -148,16 +148,17 @@ pub(crate) trait TileFn<T>: Sync {
     #[allow(clippy::too_many_arguments)]
     unsafe fn tile(&self, c: *mut T, rs: isize, cs: isize, mr: usize, nr: usize, at: Coords);
 
-    /// Runs the micro-kernel `t` of a full register tile of the blocked engine of `level`
-    /// with the epilogue applied to its accumulators before the stores (B read in place when
-    /// `in_place`), element `(i, j)` of the tile being the caller's `at` image of `(i, j)`,
+    /// Runs the micro-kernel `t` of a full register tile (or `t.tiles` of them down the rows)
+    /// of the blocked engine of `level` with the epilogue applied to its accumulators before
+    /// the stores (B read in place when `in_place`), element `(i, j)` of the tiles (`i` over
+    /// all of their rows) being the caller's `at` image of `(i, j)`,
     /// whose columns run along M or along N ([`Coords::along`]); `false`, having run nothing,
     /// when the level has no such kernel.
     ///
     /// # Safety
-    /// `t` is a full tile of the blocked engine of `level` (which the CPU supports) with
-    /// `c_rs = 1` and the micro-kernel's bounds (B in place when `in_place`), C's tile
-    /// accessed by nothing else.
+    /// `t` is a full tile (or `t.tiles` of them) of the blocked engine of `level` (which the
+    /// CPU supports) with `c_rs = 1` and the micro-kernel's bounds (B in place when
+    /// `in_place`), C's tiles accessed by nothing else.
     unsafe fn micro(&self, t: &MicroArgs<T>, in_place: bool, at: Coords, level: Level) -> bool;
 }
 
@@ -176,9 +177,11 @@ struct Fused<'e, E, const ALONG_M: bool> {
 impl<T: Copy, E: GemmEpilogue<T>, const ALONG_M: bool> Post<T> for Fused<'_, E, ALONG_M> {
     const FULL: bool = true;
     #[inline(always)]
-    fn column<I: Isa<T>, const MV: usize>(&self, j: usize, col: [I::V; MV]) -> [I::V; MV] {
+    fn column<I: Isa<T>, const MV: usize>(&self, row: usize, j: usize, col: [I::V; MV]) -> [I::V; MV] {
         let Coords { m0, mj, n0, nj, .. } = *self.at;
         let (m, n) = ((m0 + j as isize * mj) as usize, (n0 + j as isize * nj) as usize);
+        // (The rows of this column along M or along N: `row` rows on from the first tile.)
+        let (m, n) = if ALONG_M { (m + row, n) } else { (m, n + row) };
         // `f` on the lanes `xs` of the column from row `at` on (one loop over the whole
         // array: the compiler vectorizes it back into the registers).
         let f = |xs: &mut [T], at: usize| {

@@ -410,6 +410,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf,
                                 pf_cs: p.a_cs,
                                 pf_n,
+                                tiles: 1,
+                                a_tile: 0,
                             };
                             // A full tile with the epilogue fused into its stores, else the
                             // plain kernel (and the epilogue on the tile after it).

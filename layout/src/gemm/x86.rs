@@ -63,9 +63,10 @@ pub trait Post<T> {
     /// Runs only on full tiles (`MV·LANES × NR`) with unit row stride, which the micro-kernel
     /// then assumes.
     const FULL: bool;
-    /// Column `j` of the tile, its `MV` vectors of rows in order (row `q·LANES + i` in lane
-    /// `i` of `col[q]`): the column to store.
-    fn column<I: Isa<T>, const MV: usize>(&self, j: usize, col: [I::V; MV]) -> [I::V; MV];
+    /// Column `j` of the tile whose first row is `row` rows past the call's first tile, its
+    /// `MV` vectors of rows in order (row `row + q·LANES + i` in lane `i` of `col[q]`): the
+    /// column to store.
+    fn column<I: Isa<T>, const MV: usize>(&self, row: usize, j: usize, col: [I::V; MV]) -> [I::V; MV];
 }
 
 /// No change: the plain GEMM's micro-kernels.
@@ -74,15 +75,15 @@ pub struct NoPost;
 impl<T> Post<T> for NoPost {
     const FULL: bool = false;
     #[inline(always)]
-    fn column<I: Isa<T>, const MV: usize>(&self, _j: usize, col: [I::V; MV]) -> [I::V; MV] {
+    fn column<I: Isa<T>, const MV: usize>(&self, _row: usize, _j: usize, col: [I::V; MV]) -> [I::V; MV] {
         col
     }
 }
 
-/// [`micro`] with `post` applied to each column of a full tile before it is stored.
+/// [`micro_tile`] over `t.tiles` full tiles down the rows (A panels `a_tile` apart).
 ///
 /// # Safety
-/// As [`micro`]; a full tile with `c_rs = 1` when `P::FULL`.
+/// As [`micro_tile`] for each tile.
 #[inline(always)]
 unsafe fn micro_post<
     T: GemmScalar,
@@ -96,6 +97,40 @@ unsafe fn micro_post<
 >(
     t: &MicroArgs<T>,
     post: &P,
+) {
+    if t.tiles <= 1 {
+        // SAFETY: the caller's, for one tile.
+        return unsafe { micro_tile::<T, I, MV, NR, BJ, BS, IN_PLACE, P>(t, post, 0) };
+    }
+    let mr = MV * I::LANES;
+    let (mut a, mut c) = (t.a, t.c);
+    for q in 0..t.tiles {
+        let u = MicroArgs { a, c, tiles: 1, ..*t };
+        // SAFETY: the caller's, for tile `q` (A's panel `q·a_tile` on, C's rows `q·MR` on).
+        unsafe { micro_tile::<T, I, MV, NR, BJ, BS, IN_PLACE, P>(&u, post, q * mr) };
+        a = a.wrapping_offset(t.a_tile);
+        c = c.wrapping_offset(mr as isize * t.c_rs);
+    }
+}
+
+/// [`micro`] with `post` applied to each column of a full tile before it is stored.
+///
+/// # Safety
+/// As [`micro`]; a full tile with `c_rs = 1` when `P::FULL`.
+#[inline(always)]
+unsafe fn micro_tile<
+    T: GemmScalar,
+    I: Isa<T>,
+    const MV: usize,
+    const NR: usize,
+    const BJ: usize,
+    const BS: usize,
+    const IN_PLACE: bool,
+    P: Post<T>,
+>(
+    t: &MicroArgs<T>,
+    post: &P,
+    row: usize,
 ) {
     const { assert!(MV <= 4 && NR <= 12 && super::driver::NEXT_A_LINES <= 4) };
     let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, pf, pf_cs, pf_n, .. } = *t;
@@ -170,7 +205,7 @@ unsafe fn micro_post<
                         let cj = c.wrapping_offset(j as isize * cs);
                         let mut col = [z; MV];
                         unroll!(i in [0 1 2 3] { if i < MV { col[i] = I::mul(va, acc[i][j]); } });
-                        let col = post.column::<I, MV>(j, col);
+                        let col = post.column::<I, MV>(row, j, col);
                         unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
                     }
                 });
@@ -183,7 +218,7 @@ unsafe fn micro_post<
                         unroll!(i in [0 1 2 3] {
                             if i < MV { col[i] = I::fma(vb, I::load(cj.add(i * l)), I::mul(va, acc[i][j])); }
                         });
-                        let col = post.column::<I, MV>(j, col);
+                        let col = post.column::<I, MV>(row, j, col);
                         unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
                     }
                 });
@@ -805,6 +840,7 @@ macro_rules! kernel {
      $(, pack_b $pack_b:ident, micro_b $micro_b:ident [$($hb:literal => $rmb:ident),*],
        half $hh:literal [$micro_b_h:ident, $rmb_h:ident])?) => {
         impl Kernel<$t> for $k {
+            const TILES: bool = true;
             const PLAN: GemmBlocking = $plan;
             const LEVEL: Level = $level;
             #[cfg(test)]
@@ -1021,6 +1057,8 @@ mod tests {
                             pf: core::ptr::null(),
                             pf_cs: 0,
                             pf_n: 0,
+                            tiles: 1,
+                            a_tile: 0,
                         };
                         // SAFETY: the features (the caller's); the A panel holds `MR·kc`
                         // elements (step `MR`), the B panel `b_panel(kc)`; the tile's `mr × nr`
@@ -1050,6 +1088,93 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Three full tiles in one call (`tiles = 3`, A's packed panels `MR·kc` apart, C's rows
+    /// `MR·c_rs` apart), C with a unit and a non-unit row stride, β zero and not, B packed and
+    /// (where the level has it) read in place, whole and in halves, against the sum; the
+    /// elements of C outside the tiles stay as they were.
+    fn tiles_in_one_call<T: GemmScalar + From<f32>, K: Kernel<T>>() {
+        let (mr, nr, kc, tiles) = (K::MR, K::NR, 5usize, 3usize);
+        let a: Vec<T> = (0..tiles * mr * kc).map(|x| T::from(((x * 7) % 11) as f32 - 5.0)).collect();
+        let b: Vec<T> = (0..kc * nr).map(|x| T::from(((x * 5) % 13) as f32 - 6.0)).collect();
+        let mut packed = vec![T::ZERO; K::b_panel(kc)];
+        // SAFETY: as in `every_tile`.
+        unsafe { K::pack_b(packed.as_mut_ptr(), b.as_ptr(), kc as isize, 1, nr, kc) };
+        let (alpha, sentinel) = (T::from(3.0), T::from(1000.0));
+        let rows = tiles * mr;
+        for rs in [1usize, 2] {
+            for beta in [T::ZERO, T::from(2.0)] {
+                let cs = rs * rows + 3;
+                let old = |x: usize| T::from((x % 17) as f32);
+                let inside = |x: usize| x % cs % rs == 0 && x % cs / rs < rows;
+                let fill =
+                    || -> Vec<T> { (0..cs * nr).map(|x| if inside(x) { old(x) } else { old(x) + sentinel }).collect() };
+                let want = |c: &[T], what: &str| {
+                    for (x, &got) in c.iter().enumerate() {
+                        let (i, j) = (x % cs / rs, x / cs);
+                        let want = if inside(x) {
+                            let (q, r) = (i / mr, i % mr);
+                            let mut sum = T::ZERO;
+                            for p in 0..kc {
+                                sum = sum + a[q * mr * kc + p * mr + r] * b[p + j * kc];
+                            }
+                            alpha * sum + beta * old(x)
+                        } else {
+                            old(x) + sentinel
+                        };
+                        assert!(got == want, "{what}: rs {rs} beta {beta:?}: C[{}, {j}]", x % cs);
+                    }
+                };
+                let mut c = fill();
+                let t = MicroArgs {
+                    k: kc,
+                    a: a.as_ptr(),
+                    a_cs: mr as isize,
+                    b: packed.as_ptr(),
+                    b_rs: 0,
+                    b_cs: 0,
+                    c: c.as_mut_ptr(),
+                    c_rs: rs as isize,
+                    c_cs: cs as isize,
+                    mr,
+                    nr,
+                    alpha,
+                    beta,
+                    pf: core::ptr::null(),
+                    pf_cs: 0,
+                    pf_n: 0,
+                    tiles,
+                    a_tile: (mr * kc) as isize,
+                };
+                // SAFETY: the features (the caller's); A's three panels of `MR·kc` elements,
+                // the B panel, C's `3·MR × NR` elements at `i·rs + j·cs` in `c`, distinct.
+                unsafe { K::micro(&t) };
+                want(&c, "packed B");
+                if K::MICRO_B {
+                    for halves in [false, true] {
+                        let mut c = fill();
+                        let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
+                        // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` in `b`.
+                        unsafe { crate::gemm::driver::micro_b_panel::<T, K>(&t, halves) };
+                        want(&c, if halves { "B in place, halves" } else { "B in place" });
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn several_tiles_in_one_call_agree_with_the_sum() {
+        use crate::kernels::{Level, level};
+        if level() == Level::Avx512 {
+            tiles_in_one_call::<f32, Avx512>();
+            tiles_in_one_call::<f64, Avx512>();
+        }
+        if level() >= Level::Avx2 {
+            tiles_in_one_call::<f32, Avx2>();
+            tiles_in_one_call::<f64, Avx2>();
         }
     }
 
