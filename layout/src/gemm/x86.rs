@@ -1108,7 +1108,7 @@ mod tests {
             for beta in [T::ZERO, T::from(2.0)] {
                 let cs = rs * rows + 3;
                 let old = |x: usize| T::from((x % 17) as f32);
-                let inside = |x: usize| x % cs % rs == 0 && x % cs / rs < rows;
+                let inside = |x: usize| (x % cs).is_multiple_of(rs) && x % cs / rs < rows;
                 let fill =
                     || -> Vec<T> { (0..cs * nr).map(|x| if inside(x) { old(x) } else { old(x) + sentinel }).collect() };
                 let want = |c: &[T], what: &str| {
