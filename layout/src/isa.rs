@@ -112,6 +112,32 @@ impl Element for f64 {
     type Avx2 = Avx2;
 }
 
+/// `Isa`'s views of `$v` vectors as their `$lanes` lanes of `$t` (items of an `Isa` impl).
+macro_rules! lane_views {
+    ($t:ty, $v:ty, $lanes:literal) => {
+        #[inline(always)]
+        fn lanes(v: $v) -> [$t; $lanes] {
+            // SAFETY: a vector is its lanes, in order (same size, every bit pattern valid).
+            unsafe { core::mem::transmute::<$v, [$t; $lanes]>(v) }
+        }
+        #[inline(always)]
+        fn from_lanes(a: [$t; $lanes]) -> $v {
+            // SAFETY: an array of lanes is the vector (same size, every bit pattern valid).
+            unsafe { core::mem::transmute::<[$t; $lanes], $v>(a) }
+        }
+        #[inline(always)]
+        fn lanes2(v: [$v; 2]) -> [$t; 2 * $lanes] {
+            // SAFETY: an array of two vectors is their lanes in order (same size, any bits).
+            unsafe { core::mem::transmute::<[$v; 2], [$t; 2 * $lanes]>(v) }
+        }
+        #[inline(always)]
+        fn from_lanes2(a: [$t; 2 * $lanes]) -> [$v; 2] {
+            // SAFETY: the lanes of two vectors in order are the vectors (same size, any bits).
+            unsafe { core::mem::transmute::<[$t; 2 * $lanes], [$v; 2]>(a) }
+        }
+    };
+}
+
 /// `Isa<$t>` for AVX-512: `$v` vectors of `$lanes`, `$m` masks.
 macro_rules! avx512 {
     ($t:ty, $v:ty, $m:ty, $lanes:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $fma:ident, $mul:ident,
@@ -123,26 +149,7 @@ macro_rules! avx512 {
             type Lanes = [$t; $lanes];
             type Lanes2 = [$t; 2 * $lanes];
 
-            #[inline(always)]
-            fn lanes(v: $v) -> [$t; $lanes] {
-                // SAFETY: a vector is its lanes, in order (same size, every bit pattern valid).
-                unsafe { core::mem::transmute::<$v, [$t; $lanes]>(v) }
-            }
-            #[inline(always)]
-            fn from_lanes(a: [$t; $lanes]) -> $v {
-                // SAFETY: as above.
-                unsafe { core::mem::transmute::<[$t; $lanes], $v>(a) }
-            }
-            #[inline(always)]
-            fn lanes2(v: [$v; 2]) -> [$t; 2 * $lanes] {
-                // SAFETY: as above (an array of vectors is their lanes in order).
-                unsafe { core::mem::transmute::<[$v; 2], [$t; 2 * $lanes]>(v) }
-            }
-            #[inline(always)]
-            fn from_lanes2(a: [$t; 2 * $lanes]) -> [$v; 2] {
-                // SAFETY: as above.
-                unsafe { core::mem::transmute::<[$t; 2 * $lanes], [$v; 2]>(a) }
-            }
+            lane_views!($t, $v, $lanes);
 
             // SAFETY contract: the level's features (the callers').
             #[inline]
@@ -265,26 +272,7 @@ macro_rules! avx2 {
             type Lanes = [$t; $lanes];
             type Lanes2 = [$t; 2 * $lanes];
 
-            #[inline(always)]
-            fn lanes(v: $v) -> [$t; $lanes] {
-                // SAFETY: a vector is its lanes, in order (same size, every bit pattern valid).
-                unsafe { core::mem::transmute::<$v, [$t; $lanes]>(v) }
-            }
-            #[inline(always)]
-            fn from_lanes(a: [$t; $lanes]) -> $v {
-                // SAFETY: as above.
-                unsafe { core::mem::transmute::<[$t; $lanes], $v>(a) }
-            }
-            #[inline(always)]
-            fn lanes2(v: [$v; 2]) -> [$t; 2 * $lanes] {
-                // SAFETY: as above (an array of vectors is their lanes in order).
-                unsafe { core::mem::transmute::<[$v; 2], [$t; 2 * $lanes]>(v) }
-            }
-            #[inline(always)]
-            fn from_lanes2(a: [$t; 2 * $lanes]) -> [$v; 2] {
-                // SAFETY: as above.
-                unsafe { core::mem::transmute::<[$t; 2 * $lanes], [$v; 2]>(a) }
-            }
+            lane_views!($t, $v, $lanes);
 
             // SAFETY contract: the level's features (the callers').
             #[inline]

@@ -461,8 +461,9 @@ instances!("avx2,fma";
 macro_rules! fused {
     ($name:ident, $feat:literal, $t:ty, $isa:ty, $mv:literal, $nr:literal, $bj:literal, $bs:literal) => {
         /// # Safety
-        /// [`micro`]'s contract for a full tile of the level with `c_rs = 1` (over B in place
-        /// when `in_place`: [`Kernel::micro_b`]'s); the CPU has the level's features.
+        /// [`micro`]'s contract for a full tile (or `t.tiles`) of the level with `c_rs = 1`
+        /// (over B in place when `in_place`: [`Kernel::micro_b`]'s); the CPU has the level's
+        /// features.
         #[target_feature(enable = $feat)]
         unsafe fn $name<P: Post<$t>>(t: &MicroArgs<$t>, post: &P, in_place: bool) {
             // SAFETY: forwarded from the caller.
@@ -482,15 +483,17 @@ fused!(fused_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx
 fused!(fused_avx2_f32, "avx2,fma", f32, Avx2, 2, 6, 1, 6);
 fused!(fused_avx2_f64, "avx2,fma", f64, Avx2, 2, 6, 1, 6);
 
-/// Runs the micro-kernel of a full `MR × NR` tile of `level`'s blocked engine for `f32` or
-/// `f64` with `post` (see `Sealed::fused_micro`); `false` (nothing run) at the portable level.
-///
-/// # Safety
-/// `t` is a full tile of the level's blocked engine with `c_rs = 1` and [`micro`]'s bounds (B
-/// in place, as [`Kernel::micro_b`] requires, when `in_place`, which only the AVX-512 level
-/// reads); `level` is supported by the CPU.
+/// The entry of each type's fused micro-kernels, by level.
 macro_rules! fused_entry {
     ($name:ident, $t:ty, $avx512:ident, $avx2:ident) => {
+        /// Runs the micro-kernel of a full `MR × NR` tile (or `t.tiles` of them) of `level`'s
+        /// blocked engine with `post` (see `Sealed::fused_micro`); `false` (nothing run) at
+        /// the portable level, and at AVX2 over B in place.
+        ///
+        /// # Safety
+        /// `t` is a full tile (or `t.tiles`) of the level's blocked engine with `c_rs = 1` and
+        /// [`micro`]'s bounds (B in place, as [`Kernel::micro_b`] requires, when `in_place`,
+        /// which only the AVX-512 level reads); `level` is supported by the CPU.
         pub(super) unsafe fn $name<P: Post<$t>>(level: Level, t: &MicroArgs<$t>, post: &P, in_place: bool) -> bool {
             match level {
                 // SAFETY: the caller's bounds; the level is supported.
@@ -996,13 +999,15 @@ mod tests {
         assert_agrees::<f64, Avx2>(GemmLevel::Avx2, direct::<f64, Avx2>());
     }
 
-    /// Every tile shape of a level's kernel (its edge tables by rows and by width), C with a
-    /// unit and a non-unit row stride, β zero and not, B packed and (where the level has it)
-    /// read in place, whole, in halves and half-width, against the sum over the same panels; the elements of C outside the
-    /// tile stay as they were.
+    /// Every tile shape of a level's kernel (its edge tables by rows and by width), and three
+    /// full tiles in one call (`tiles = 3`, A's packed panels `MR·kc` apart, C's rows
+    /// `MR·c_rs` apart), C with a unit and a non-unit row stride, β zero and not, B packed and
+    /// (where the level has it) read in place, whole, in halves and half-width, against the
+    /// sum over the same panels; the elements of C outside the tiles stay as they were.
     fn every_tile<T: GemmScalar + From<f32>, K: Kernel<T>>() {
         let (mr_full, nr_full, kc) = (K::MR, K::NR, 7usize);
-        let a: Vec<T> = (0..mr_full * kc).map(|x| T::from(((x * 7) % 11) as f32 - 5.0)).collect();
+        // Three A panels, `MR·kc` elements each: `A(q·MR + r, p) = a[q·MR·kc + p·MR + r]`.
+        let a: Vec<T> = (0..3 * mr_full * kc).map(|x| T::from(((x * 7) % 11) as f32 - 5.0)).collect();
         // B column-major, `kc × NR`: `B(p, j) = b[p + j·kc]`.
         let b: Vec<T> = (0..kc * nr_full).map(|x| T::from(((x * 5) % 13) as f32 - 6.0)).collect();
         let mut packed = vec![T::ZERO; K::b_panel(kc)];
@@ -1010,34 +1015,38 @@ mod tests {
         // `kc × NR` elements of `b`, the panel `b_panel(kc)` elements.
         unsafe { K::pack_b(packed.as_mut_ptr(), b.as_ptr(), kc as isize, 1, nr_full, kc) };
         let (alpha, sentinel) = (T::from(3.0), T::from(1000.0));
-        for mr in 1..=mr_full {
+        let shapes = (1..=mr_full).map(|mr| (1, mr)).chain([(3, mr_full)]);
+        for (tiles, mr) in shapes {
+            // The tiles' rows: `mr` for one tile, `3·MR` for three.
+            let rows = (tiles - 1) * mr_full + mr;
             for nr in 1..=nr_full {
                 for rs in [1usize, 2] {
                     for beta in [T::ZERO, T::from(2.0)] {
-                        let cs = rs * mr_full + 3;
-                        let old = |i: usize| T::from((i % 17) as f32);
+                        let cs = rs * 3 * mr_full + 3;
+                        let old = |x: usize| T::from((x % 17) as f32);
+                        let inside = |x: usize| (x % cs).is_multiple_of(rs) && x % cs / rs < rows && x / cs < nr;
                         let want = |c: &[T], what: &str| {
                             for (x, &got) in c.iter().enumerate() {
-                                let (i, j) = (x % cs, x / cs);
-                                let want = if i % rs == 0 && i / rs < mr && j < nr {
+                                let (i, j) = (x % cs / rs, x / cs);
+                                let want = if inside(x) {
+                                    let (q, r) = (i / mr_full, i % mr_full);
                                     let mut sum = T::ZERO;
                                     for p in 0..kc {
-                                        sum = sum + a[p * mr_full + i / rs] * b[p + j * kc];
+                                        sum = sum + a[q * mr_full * kc + p * mr_full + r] * b[p + j * kc];
                                     }
                                     alpha * sum + beta * old(x)
                                 } else {
                                     old(x) + sentinel
                                 };
-                                assert!(got == want, "{what}: mr {mr} nr {nr} rs {rs} beta {beta:?}: C[{i}, {j}]");
+                                assert!(
+                                    got == want,
+                                    "{what}: tiles {tiles} mr {mr} nr {nr} rs {rs} beta {beta:?}: C[{}, {j}]",
+                                    x % cs
+                                );
                             }
                         };
                         let fill = || -> Vec<T> {
-                            (0..cs * nr_full)
-                                .map(|x| {
-                                    let (i, j) = (x % cs, x / cs);
-                                    if i % rs == 0 && i / rs < mr && j < nr { old(x) } else { old(x) + sentinel }
-                                })
-                                .collect()
+                            (0..cs * nr_full).map(|x| if inside(x) { old(x) } else { old(x) + sentinel }).collect()
                         };
                         let mut c = fill();
                         let t = MicroArgs {
@@ -1057,12 +1066,13 @@ mod tests {
                             pf: core::ptr::null(),
                             pf_cs: 0,
                             pf_n: 0,
-                            tiles: 1,
-                            a_tile: 0,
+                            tiles,
+                            a_tile: (mr_full * kc) as isize,
                         };
-                        // SAFETY: the features (the caller's); the A panel holds `MR·kc`
-                        // elements (step `MR`), the B panel `b_panel(kc)`; the tile's `mr × nr`
-                        // elements at `i·rs + j·cs` lie in `c` (`(mr-1)·rs < cs`), distinct.
+                        // SAFETY: the features (the caller's); the A panels hold `MR·kc`
+                        // elements each (step `MR`), the B panel `b_panel(kc)`; the tiles'
+                        // `rows × nr` elements at `i·rs + j·cs` lie in `c` (`rows·rs < cs`),
+                        // distinct.
                         unsafe { K::micro(&t) };
                         want(&c, "packed B");
                         if K::MICRO_B && nr == nr_full {
@@ -1081,100 +1091,13 @@ mod tests {
                             let mut c = fill();
                             let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
                             // SAFETY: as above; B's `kc × NR/2` elements at `p + j·kc` lie in `b`,
-                            // the half-width tile in `c`.
+                            // the half-width tiles in `c`.
                             unsafe { K::micro_b(&t) };
                             want(&c, "B in place, half width");
                         }
                     }
                 }
             }
-        }
-    }
-
-    /// Three full tiles in one call (`tiles = 3`, A's packed panels `MR·kc` apart, C's rows
-    /// `MR·c_rs` apart), C with a unit and a non-unit row stride, β zero and not, B packed and
-    /// (where the level has it) read in place, whole and in halves, against the sum; the
-    /// elements of C outside the tiles stay as they were.
-    fn tiles_in_one_call<T: GemmScalar + From<f32>, K: Kernel<T>>() {
-        let (mr, nr, kc, tiles) = (K::MR, K::NR, 5usize, 3usize);
-        let a: Vec<T> = (0..tiles * mr * kc).map(|x| T::from(((x * 7) % 11) as f32 - 5.0)).collect();
-        let b: Vec<T> = (0..kc * nr).map(|x| T::from(((x * 5) % 13) as f32 - 6.0)).collect();
-        let mut packed = vec![T::ZERO; K::b_panel(kc)];
-        // SAFETY: as in `every_tile`.
-        unsafe { K::pack_b(packed.as_mut_ptr(), b.as_ptr(), kc as isize, 1, nr, kc) };
-        let (alpha, sentinel) = (T::from(3.0), T::from(1000.0));
-        let rows = tiles * mr;
-        for rs in [1usize, 2] {
-            for beta in [T::ZERO, T::from(2.0)] {
-                let cs = rs * rows + 3;
-                let old = |x: usize| T::from((x % 17) as f32);
-                let inside = |x: usize| (x % cs).is_multiple_of(rs) && x % cs / rs < rows;
-                let fill =
-                    || -> Vec<T> { (0..cs * nr).map(|x| if inside(x) { old(x) } else { old(x) + sentinel }).collect() };
-                let want = |c: &[T], what: &str| {
-                    for (x, &got) in c.iter().enumerate() {
-                        let (i, j) = (x % cs / rs, x / cs);
-                        let want = if inside(x) {
-                            let (q, r) = (i / mr, i % mr);
-                            let mut sum = T::ZERO;
-                            for p in 0..kc {
-                                sum = sum + a[q * mr * kc + p * mr + r] * b[p + j * kc];
-                            }
-                            alpha * sum + beta * old(x)
-                        } else {
-                            old(x) + sentinel
-                        };
-                        assert!(got == want, "{what}: rs {rs} beta {beta:?}: C[{}, {j}]", x % cs);
-                    }
-                };
-                let mut c = fill();
-                let t = MicroArgs {
-                    k: kc,
-                    a: a.as_ptr(),
-                    a_cs: mr as isize,
-                    b: packed.as_ptr(),
-                    b_rs: 0,
-                    b_cs: 0,
-                    c: c.as_mut_ptr(),
-                    c_rs: rs as isize,
-                    c_cs: cs as isize,
-                    mr,
-                    nr,
-                    alpha,
-                    beta,
-                    pf: core::ptr::null(),
-                    pf_cs: 0,
-                    pf_n: 0,
-                    tiles,
-                    a_tile: (mr * kc) as isize,
-                };
-                // SAFETY: the features (the caller's); A's three panels of `MR·kc` elements,
-                // the B panel, C's `3·MR × NR` elements at `i·rs + j·cs` in `c`, distinct.
-                unsafe { K::micro(&t) };
-                want(&c, "packed B");
-                if K::MICRO_B {
-                    for halves in [false, true] {
-                        let mut c = fill();
-                        let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
-                        // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` in `b`.
-                        unsafe { crate::gemm::driver::micro_b_panel::<T, K>(&t, halves) };
-                        want(&c, if halves { "B in place, halves" } else { "B in place" });
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn several_tiles_in_one_call_agree_with_the_sum() {
-        use crate::kernels::{Level, level};
-        if level() == Level::Avx512 {
-            tiles_in_one_call::<f32, Avx512>();
-            tiles_in_one_call::<f64, Avx512>();
-        }
-        if level() >= Level::Avx2 {
-            tiles_in_one_call::<f32, Avx2>();
-            tiles_in_one_call::<f64, Avx2>();
         }
     }
 
