@@ -110,119 +110,101 @@ mod x86 {
     /// than 256-bit ones.
     const STREAM_BYTES: usize = 1 << 20;
 
-    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 16 lanes (ymm ones
-    /// first for a run of more than [`STREAM_BYTES`]), one more over whole vectors, a masked
-    /// tail.
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn f32_avx512(s: &[f32]) -> f32 {
-        const W: usize = 16;
-        let (n, p) = (s.len(), s.as_ptr());
-        let mut acc = [_mm512_setzero_ps(); ACC];
-        // The elements before the first 64-byte line boundary, masked: the loop's loads are
-        // then whole lines (a load across two lines costs both).
-        let mut i = ((p as usize).wrapping_neg() % 64 / 4).min(n);
-        if i > 0 {
-            let mask = ((1u32 << i) - 1) as __mmask16;
-            // SAFETY: lanes `0..i` with `i < W` (the bytes to the next line, fewer than 64,
-            // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
-            // lanes are not accessed.
-            acc[2] = _mm512_add_ps(acc[2], unsafe { _mm512_maskz_loadu_ps(mask, p) });
-        }
-        if (n - i) * 4 > STREAM_BYTES {
-            // A run from beyond L2: 256-bit loads (`ACC` ymm accumulators of 8 lanes).
-            let mut half = [_mm256_setzero_ps(); ACC];
-            while i + ACC * 8 <= n {
-                for (k, a) in half.iter_mut().enumerate() {
-                    // SAFETY: `i + k·8 + 8 <= i + ACC·8 <= n`: the lanes lie in `s`.
-                    *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(p.add(i + k * 8)) });
+    /// Adds the whole groups of `ACC` vectors of `$w` lanes from element `$i` of `$p` on
+    /// (`$n` elements) into the accumulators `$acc` (`$add`, `$load`), advancing `$i`.
+    macro_rules! groups {
+        ($acc:ident, $p:ident, $i:ident, $n:ident, $w:expr, $add:ident, $load:ident) => {
+            while $i + ACC * $w <= $n {
+                for (k, a) in $acc.iter_mut().enumerate() {
+                    // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
+                    *a = $add(*a, unsafe { $load($p.add($i + k * $w)) });
                 }
-                i += ACC * 8;
+                $i += ACC * $w;
             }
-            for (a, h) in acc.iter_mut().zip(half) {
-                *a = _mm512_add_ps(*a, _mm512_zextps256_ps512(h));
-            }
-        }
-        while i + ACC * W <= n {
-            for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
-                *a = _mm512_add_ps(*a, unsafe { _mm512_loadu_ps(p.add(i + k * W)) });
-            }
-            i += ACC * W;
-        }
-        while i + W <= n {
-            // SAFETY: `i + W <= n`: the lanes lie in `s`.
-            acc[0] = _mm512_add_ps(acc[0], unsafe { _mm512_loadu_ps(p.add(i)) });
-            i += W;
-        }
-        if i < n {
-            let mask = ((1u32 << (n - i)) - 1) as __mmask16;
-            // SAFETY: `n - i < W` lanes are loaded, `i..n` in `s`; masked-off lanes are not
-            // accessed (they cannot fault).
-            acc[1] = _mm512_add_ps(acc[1], unsafe { _mm512_maskz_loadu_ps(mask, p.add(i)) });
-        }
-        let v = _mm512_add_ps(
-            _mm512_add_ps(_mm512_add_ps(acc[0], acc[1]), _mm512_add_ps(acc[2], acc[3])),
-            _mm512_add_ps(_mm512_add_ps(acc[4], acc[5]), _mm512_add_ps(acc[6], acc[7])),
-        );
-        _mm512_reduce_add_ps(v)
+        };
     }
 
-    /// `Σ s`: a masked head up to a line boundary, `ACC` zmm accumulators of 8 lanes (ymm ones
-    /// first for a run of more than [`STREAM_BYTES`]), one more over whole vectors, a masked
-    /// tail.
-    #[target_feature(enable = "avx512f")]
-    pub(super) fn f64_avx512(s: &[f64]) -> f64 {
-        const W: usize = 8;
-        let (n, p) = (s.len(), s.as_ptr());
-        let mut acc = [_mm512_setzero_pd(); ACC];
-        // The elements before the first 64-byte line boundary, masked: the loop's loads are
-        // then whole lines (a load across two lines costs both).
-        let mut i = ((p as usize).wrapping_neg() % 64 / 8).min(n);
-        if i > 0 {
-            let mask = ((1u32 << i) - 1) as __mmask8;
-            // SAFETY: lanes `0..i` with `i < W` (the bytes to the next line, fewer than 64,
-            // over the element size: a line holds `W` elements), `i <= n`: in `s`; masked-off
-            // lanes are not accessed.
-            acc[2] = _mm512_add_pd(acc[2], unsafe { _mm512_maskz_loadu_pd(mask, p) });
-        }
-        if (n - i) * 8 > STREAM_BYTES {
-            // A run from beyond L2: 256-bit loads (`ACC` ymm accumulators of 4 lanes).
-            let mut half = [_mm256_setzero_pd(); ACC];
-            while i + ACC * 4 <= n {
-                for (k, a) in half.iter_mut().enumerate() {
-                    // SAFETY: `i + k·4 + 4 <= i + ACC·4 <= n`: the lanes lie in `s`.
-                    *a = _mm256_add_pd(*a, unsafe { _mm256_loadu_pd(p.add(i + k * 4)) });
+    /// The AVX-512 `Σ s` of one element type: a masked head up to a line boundary, `ACC` zmm
+    /// accumulators (ymm ones first for a run of more than [`STREAM_BYTES`]), one more over
+    /// whole vectors, a masked tail.
+    macro_rules! sum_avx512 {
+        ($name:ident, $t:ty, $w:literal, $mask:ty, $zero:ident, $add:ident, $load:ident, $mload:ident,
+         $reduce:ident, $zero2:ident, $add2:ident, $load2:ident, $zext:ident) => {
+            #[doc = concat!("`Σ s` of `", stringify!($t), "` (see `sum_avx512!`).")]
+            #[target_feature(enable = "avx512f")]
+            pub(super) fn $name(s: &[$t]) -> $t {
+                const W: usize = $w;
+                let (n, p) = (s.len(), s.as_ptr());
+                let mut acc = [$zero(); ACC];
+                // The elements before the first 64-byte line boundary, masked: the loop's loads
+                // are then whole lines (a load across two lines costs both).
+                let mut i = ((p as usize).wrapping_neg() % 64 / core::mem::size_of::<$t>()).min(n);
+                if i > 0 {
+                    let mask = ((1u32 << i) - 1) as $mask;
+                    // SAFETY: lanes `0..i` with `i < W` (the bytes to the next line, fewer than
+                    // 64, over the element size: a line holds `W` elements), `i <= n`: in `s`;
+                    // masked-off lanes are not accessed.
+                    acc[2] = $add(acc[2], unsafe { $mload(mask, p) });
                 }
-                i += ACC * 4;
+                if (n - i) * core::mem::size_of::<$t>() > STREAM_BYTES {
+                    // A run from beyond L2: 256-bit loads (`ACC` ymm accumulators).
+                    let mut half = [$zero2(); ACC];
+                    groups!(half, p, i, n, W / 2, $add2, $load2);
+                    for (a, h) in acc.iter_mut().zip(half) {
+                        *a = $add(*a, $zext(h));
+                    }
+                }
+                groups!(acc, p, i, n, W, $add, $load);
+                while i + W <= n {
+                    // SAFETY: `i + W <= n`: the lanes lie in `s`.
+                    acc[0] = $add(acc[0], unsafe { $load(p.add(i)) });
+                    i += W;
+                }
+                if i < n {
+                    let mask = ((1u32 << (n - i)) - 1) as $mask;
+                    // SAFETY: `n - i < W` lanes are loaded, `i..n` in `s`; masked-off lanes are
+                    // not accessed (they cannot fault).
+                    acc[1] = $add(acc[1], unsafe { $mload(mask, p.add(i)) });
+                }
+                let v = $add(
+                    $add($add(acc[0], acc[1]), $add(acc[2], acc[3])),
+                    $add($add(acc[4], acc[5]), $add(acc[6], acc[7])),
+                );
+                $reduce(v)
             }
-            for (a, h) in acc.iter_mut().zip(half) {
-                *a = _mm512_add_pd(*a, _mm512_zextpd256_pd512(h));
-            }
-        }
-        while i + ACC * W <= n {
-            for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
-                *a = _mm512_add_pd(*a, unsafe { _mm512_loadu_pd(p.add(i + k * W)) });
-            }
-            i += ACC * W;
-        }
-        while i + W <= n {
-            // SAFETY: `i + W <= n`: the lanes lie in `s`.
-            acc[0] = _mm512_add_pd(acc[0], unsafe { _mm512_loadu_pd(p.add(i)) });
-            i += W;
-        }
-        if i < n {
-            let mask = ((1u32 << (n - i)) - 1) as __mmask8;
-            // SAFETY: `n - i < W` lanes are loaded, `i..n` in `s`; masked-off lanes are not
-            // accessed (they cannot fault).
-            acc[1] = _mm512_add_pd(acc[1], unsafe { _mm512_maskz_loadu_pd(mask, p.add(i)) });
-        }
-        let v = _mm512_add_pd(
-            _mm512_add_pd(_mm512_add_pd(acc[0], acc[1]), _mm512_add_pd(acc[2], acc[3])),
-            _mm512_add_pd(_mm512_add_pd(acc[4], acc[5]), _mm512_add_pd(acc[6], acc[7])),
-        );
-        _mm512_reduce_add_pd(v)
+        };
     }
+
+    sum_avx512!(
+        f32_avx512,
+        f32,
+        16,
+        __mmask16,
+        _mm512_setzero_ps,
+        _mm512_add_ps,
+        _mm512_loadu_ps,
+        _mm512_maskz_loadu_ps,
+        _mm512_reduce_add_ps,
+        _mm256_setzero_ps,
+        _mm256_add_ps,
+        _mm256_loadu_ps,
+        _mm512_zextps256_ps512
+    );
+    sum_avx512!(
+        f64_avx512,
+        f64,
+        8,
+        __mmask8,
+        _mm512_setzero_pd,
+        _mm512_add_pd,
+        _mm512_loadu_pd,
+        _mm512_maskz_loadu_pd,
+        _mm512_reduce_add_pd,
+        _mm256_setzero_pd,
+        _mm256_add_pd,
+        _mm256_loadu_pd,
+        _mm512_zextpd256_pd512
+    );
 
     /// `Σ s`: `ACC` ymm accumulators of 8 lanes, one more over whole vectors, a scalar tail.
     #[target_feature(enable = "avx2")]
@@ -231,13 +213,7 @@ mod x86 {
         let (n, p) = (s.len(), s.as_ptr());
         let mut acc = [_mm256_setzero_ps(); ACC];
         let mut i = 0;
-        while i + ACC * W <= n {
-            for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
-                *a = _mm256_add_ps(*a, unsafe { _mm256_loadu_ps(p.add(i + k * W)) });
-            }
-            i += ACC * W;
-        }
+        groups!(acc, p, i, n, W, _mm256_add_ps, _mm256_loadu_ps);
         while i + W <= n {
             // SAFETY: `i + W <= n`: the lanes lie in `s`.
             acc[0] = _mm256_add_ps(acc[0], unsafe { _mm256_loadu_ps(p.add(i)) });
@@ -260,13 +236,7 @@ mod x86 {
         let (n, p) = (s.len(), s.as_ptr());
         let mut acc = [_mm256_setzero_pd(); ACC];
         let mut i = 0;
-        while i + ACC * W <= n {
-            for (k, a) in acc.iter_mut().enumerate() {
-                // SAFETY: `i + k·W + W <= i + ACC·W <= n`: the lanes lie in `s`.
-                *a = _mm256_add_pd(*a, unsafe { _mm256_loadu_pd(p.add(i + k * W)) });
-            }
-            i += ACC * W;
-        }
+        groups!(acc, p, i, n, W, _mm256_add_pd, _mm256_loadu_pd);
         while i + W <= n {
             // SAFETY: `i + W <= n`: the lanes lie in `s`.
             acc[0] = _mm256_add_pd(acc[0], unsafe { _mm256_loadu_pd(p.add(i)) });
