@@ -375,14 +375,14 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                     while ir < mc {
                         let mrr = mr.min(mc - ir);
                         let i = i0 + ic + ir;
-                        // SAFETY: A's rows `i..i+mr` in place (a full panel, `direct_a`) or
-                        // its packed panel `i / mr` (packed above, or ready: waited for
-                        // above); B's panel in place (full, column-major) or packed (ready);
-                        // the tile's `mrr × nrr` elements of C are in bounds and in this
-                        // task's block (no other task writes them); the features are the
-                        // caller's; the fused kernel runs full tiles (`MR × NR`) with
-                        // `c_rs = 1` (`fused`) only, at `K`'s level, within the engine call
-                        // of its epilogue.
+                        // SAFETY: A's rows `i..i+tiles·mr` in place (full panels, `direct_a`)
+                        // or its packed panels from `i / mr` on, `a_tile` apart (packed above,
+                        // or ready: waited for above); B's panel in place (full,
+                        // column-major) or packed (ready); the tiles' `tiles·mrr × nrr`
+                        // elements of C are in bounds and in this task's block (no other task
+                        // writes them); the features are the caller's; the fused kernel runs
+                        // full tiles (`MR × NR`) with `c_rs = 1` (`fused`) only, at `K`'s
+                        // level, within the engine call of its epilogue.
                         unsafe {
                             let cp = p.c.offset(i as isize * p.c_rs + j as isize * p.c_cs);
                             let (a, a_cs) = if g.direct_a && mr <= p.m - i {
@@ -391,8 +391,22 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 (a_panel(i / mr).cast_const(), mr as isize)
                             };
                             let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
+                            // The full tiles of this row of the block from A's same source (in
+                            // place, or packed panels `a_tile` apart) in one call, as the
+                            // one-thread engine: not with the next A block's prefetch, nor for
+                            // an edge tile. (Rows `i..i + tiles·mr` are in the block, so in A:
+                            // each of these tiles reads A in place if the first does.)
+                            let group = K::TILES && !g.prefetch_a && (!fused || nrr == nr);
+                            let tiles = if group && mrr == mr { (mc - ir) / mr } else { 1 };
+                            let a_tile = if g.direct_a && mr <= p.m - i {
+                                mr as isize * p.a_rs
+                            } else if g.a_private {
+                                (mr * kc) as isize
+                            } else {
+                                g.a_slot as isize
+                            };
                             let (pf, pf_n) = next.call(call);
-                            call += 1;
+                            call += tiles;
                             let t = MicroArgs {
                                 k: kc,
                                 a,
@@ -410,11 +424,11 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf,
                                 pf_cs: p.a_cs,
                                 pf_n,
-                                tiles: 1,
-                                a_tile: 0,
+                                tiles,
+                                a_tile,
                             };
-                            // A full tile with the epilogue fused into its stores, else the
-                            // plain kernel (and the epilogue on the tile after it).
+                            // Full tiles with the epilogue fused into their stores, else the
+                            // plain kernel (and the epilogue on the tiles after it).
                             let done = fused
                                 && mrr == mr
                                 && nrr == nr
@@ -426,9 +440,10 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                     K::micro(&t);
                                 }
                                 if fused {
-                                    p.epilogue(cp, i, j, mrr, nrr);
+                                    p.epilogue(cp, i, j, tiles * mrr, nrr);
                                 }
                             }
+                            ir += (tiles - 1) * mr;
                         }
                         ir += mr;
                     }
