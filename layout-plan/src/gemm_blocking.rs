@@ -116,6 +116,10 @@ pub struct GemmBlocking {
     pub l1d_ways: usize,
     /// See [`l1d_ways`](Self::l1d_ways).
     pub l1d_way: usize,
+    /// The L3 cache the core shares, in bytes, of the caches the blocks are for (0 when
+    /// unknown or none): a C larger than it is written past the caches
+    /// ([`streams_c`](Self::streams_c)).
+    pub l3: usize,
 }
 
 /// The data caches of one core, in bytes (L3: the whole cache the core shares).
@@ -234,6 +238,7 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     direct_nr: 6,
     l1d_ways: 12,
     l1d_way: 4096,
+    l3: 105 << 20,
 };
 
 /// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the B micro-panel 24 KiB of a
@@ -255,6 +260,7 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     direct_nr: 6,
     l1d_ways: 12,
     l1d_way: 4096,
+    l3: 105 << 20,
 };
 
 /// AVX2 f32: 2 ymm of A × 6 broadcasts = 12 accumulators (of 16 registers); the blocks of
@@ -277,6 +283,7 @@ pub const GEMM_AVX2_F32: GemmBlocking = GemmBlocking {
     direct_nr: 6,
     l1d_ways: 8,
     l1d_way: 4096,
+    l3: 32 << 20,
 };
 
 /// AVX2 f64: 2 ymm of A × 6 broadcasts = 12 accumulators; the blocks of
@@ -298,6 +305,7 @@ pub const GEMM_AVX2_F64: GemmBlocking = GemmBlocking {
     direct_nr: 6,
     l1d_ways: 8,
     l1d_way: 4096,
+    l3: 32 << 20,
 };
 
 /// Portable f32: an 8×4 tile of SSE2 vectors (no FMA).
@@ -318,6 +326,7 @@ pub const GEMM_PORTABLE_F32: GemmBlocking = GemmBlocking {
     direct_nr: 4,
     l1d_ways: 8,
     l1d_way: 4096,
+    l3: 0,
 };
 
 /// Portable f64: a 4×4 tile of SSE2 vectors (no FMA).
@@ -338,6 +347,7 @@ pub const GEMM_PORTABLE_F64: GemmBlocking = GemmBlocking {
     direct_nr: 4,
     l1d_ways: 8,
     l1d_way: 4096,
+    l3: 0,
 };
 
 /// Every level's blocking, fastest level first.
@@ -380,6 +390,12 @@ pub const GEMM_A_FEW_B_PANELS: usize = 8;
 /// ([`GemmBlocking::mc_for_depth`]): 8 (at most 8 KiB of each column of C per B
 /// micro-panel at `MC` = 256 f32 or 128 f64 rows).
 pub const GEMM_MC_DEPTH_SCALE: usize = 8;
+/// The bytes of a cache line: C's tiles store whole lines when its columns start on one
+/// ([`GemmBlocking::c_line_peel`]).
+pub const GEMM_LINE_BYTES: usize = 64;
+/// The fewest rows of C, as a multiple of the level's `MR`, for which
+/// [`GemmBlocking::c_line_peel`] runs the rows before C's first line apart.
+pub const GEMM_PEEL_MIN_TILES: usize = 8;
 /// The fewest multiply-adds `m·n·k` that run on more than one thread (feature `rayon`).
 pub const GEMM_PAR_MIN: usize = 1 << 21;
 /// Thread shares of m are multiples of this (of every level's MR), so that only the last
@@ -437,8 +453,11 @@ impl GemmBlocking {
             0 => (0, 0),
             w => (w, caches.l1d / w),
         };
-        let this =
-            if matches!(self.level, Level::Portable) { *self } else { GemmBlocking { l1d_ways, l1d_way, ..*self } };
+        let this = if matches!(self.level, Level::Portable) {
+            *self
+        } else {
+            GemmBlocking { l1d_ways, l1d_way, l3: caches.l3, ..*self }
+        };
         let this = &this;
         match self.level {
             Level::Avx2 => {
@@ -517,6 +536,43 @@ impl GemmBlocking {
         let rows = if rows < cap { rows } else { cap };
         let rows = rows / self.mr * self.mr;
         if rows < self.mc { self.mc } else { rows }
+    }
+
+    /// Whether a product with `β = 0` writes its full tiles of C with non-temporal stores
+    /// (past the caches, without reading the lines first): at the SIMD levels, when it is one
+    /// step of k (`k ≤ KC`: each element of C is written once and not read back) and C's
+    /// `m·n` elements are larger than L3 (known), so they would go to memory anyway.
+    /// Defined for every input.
+    #[inline]
+    pub const fn streams_c(&self, m: usize, n: usize, k: usize) -> bool {
+        !matches!(self.level, Level::Portable)
+            && self.l3 != 0
+            && k <= self.kc
+            && m.saturating_mul(n).saturating_mul(self.elem.bytes()) > self.l3
+    }
+
+    /// The rows of a normalized problem's C to run apart, first, so that the tiles of the
+    /// other rows start on a cache line ([`GEMM_LINE_BYTES`]) and store whole lines: at the
+    /// SIMD levels, for one step of k (`k ≤ KC`, where C's stores weigh), C contiguous along
+    /// its columns (`c_rs = 1`) whose stride is a multiple of a line (every column starts at
+    /// the same offset in its line) and whose first element `c_addr` is not on a line,
+    /// and at least [`GEMM_PEEL_MIN_TILES`] tiles of rows. The rows up to the next line
+    /// (fewer than a line's elements), else 0. Defined for every input.
+    #[inline]
+    pub const fn c_line_peel(&self, m: usize, k: usize, c_addr: usize, c_rs: isize, c_cs: isize) -> usize {
+        let e = self.elem.bytes();
+        let off = c_addr % GEMM_LINE_BYTES;
+        if matches!(self.level, Level::Portable)
+            || k > self.kc
+            || c_rs != 1
+            || !(c_cs.unsigned_abs() % GEMM_LINE_BYTES * e).is_multiple_of(GEMM_LINE_BYTES)
+            || off == 0
+            || !off.is_multiple_of(e)
+            || m < self.mr.saturating_mul(GEMM_PEEL_MIN_TILES)
+        {
+            return 0;
+        }
+        (GEMM_LINE_BYTES - off) / e
     }
 
     /// Whether B is packed one micro-panel at a time, right before the micro-kernels of
@@ -875,7 +931,12 @@ mod tests {
                 }
                 if b.level == Level::Avx512 {
                     // Only MC changes, in proportion to L2, and stays well formed.
-                    assert_eq!(GemmBlocking { mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, ..x }, b, "{c}");
+                    assert_eq!(
+                        GemmBlocking { mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, l3: b.l3, ..x },
+                        b,
+                        "{c}"
+                    );
+                    assert_eq!(x.l3, c.l3, "{c}");
                     assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
                     let scaled = b.mc * (c.l2 >> 10) / (AVX512_REFERENCE_CACHES.l2 >> 10);
                     assert!(x.mc == x.mr || x.mc <= scaled, "{c}: {x:?}");
@@ -884,7 +945,7 @@ mod tests {
                 }
                 // Only the cache blocks change, and they stay well formed.
                 assert_eq!(
-                    GemmBlocking { kc: b.kc, mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, ..x },
+                    GemmBlocking { kc: b.kc, mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, l3: b.l3, ..x },
                     b,
                     "{c}"
                 );
@@ -1047,6 +1108,62 @@ mod tests {
             assert!(b.a_panel(usize::MAX - (mr - 1), 2).is_err(), "{b:?}");
             // Column-ordered B panels have the fixed column stride KC: no deeper panel.
             assert_eq!(b.b_panel(nr, b.kc + 1).is_err(), columns, "{b:?}");
+        }
+    }
+
+    #[test]
+    fn c_is_streamed_when_written_once_and_larger_than_l3() {
+        let caches = CacheSizes { l1d: 32 << 10, l1d_ways: 8, l2: 1 << 20, l3: 32 << 20 };
+        for b in GEMM_BLOCKINGS {
+            let x = b.for_caches(caches);
+            let e = b.elem.bytes();
+            // One more element than L3 holds, as one column.
+            let over = (32 << 20) / e + 1;
+            let simd = b.level != Level::Portable;
+            assert_eq!(x.streams_c(over, 1, x.kc), simd, "{b:?}");
+            assert_eq!(x.streams_c(1, over, 1), simd, "{b:?}");
+            // L3 exactly, a second step of k, unknown L3, empty C: no.
+            assert!(!x.streams_c(over - 1, 1, 1) && !x.streams_c(over, 1, x.kc + 1), "{b:?}");
+            assert!(!b.for_caches(CacheSizes { l3: 0, ..caches }).streams_c(over, 1, 1), "{b:?}");
+            assert!(!x.streams_c(0, usize::MAX, 1), "{b:?}");
+            // Defined where `m·n` overflows.
+            assert_eq!(x.streams_c(usize::MAX, usize::MAX, 1), simd, "{b:?}");
+        }
+    }
+
+    #[test]
+    fn c_line_peel_takes_the_rows_before_the_first_line() {
+        for b in GEMM_BLOCKINGS {
+            let e = b.elem.bytes();
+            let per_line = GEMM_LINE_BYTES / e;
+            let m = b.mr * GEMM_PEEL_MIN_TILES;
+            let simd = b.level != Level::Portable;
+            for off in 0..GEMM_LINE_BYTES {
+                // Column stride one line or 1000 lines: every column starts `off` into a line.
+                for cs in [per_line as isize, 1000 * per_line as isize] {
+                    let rows = b.c_line_peel(m, b.kc, 4096 + off, 1, cs);
+                    if !simd || off == 0 || off % e != 0 {
+                        assert_eq!(rows, 0, "{b:?} off {off}");
+                    } else {
+                        // The rows up to the next line: fewer than a line's elements.
+                        assert_eq!(off + rows * e, GEMM_LINE_BYTES, "{b:?} off {off}");
+                        assert!((1..per_line).contains(&rows), "{b:?} off {off}");
+                    }
+                }
+            }
+            if !simd {
+                continue;
+            }
+            let at = 4096 + e;
+            assert_eq!(b.c_line_peel(m, b.kc, at, 1, -(per_line as isize)), per_line - 1, "{b:?}");
+            // A second step of k, a row stride, columns at different offsets in their lines,
+            // fewer rows than the minimum: none.
+            assert_eq!(b.c_line_peel(m, b.kc + 1, at, 1, per_line as isize), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m, b.kc, at, 2, per_line as isize), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m, b.kc, at, 1, per_line as isize + 1), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m - 1, b.kc, at, 1, per_line as isize), 0, "{b:?}");
+            // Defined for extreme inputs.
+            assert_eq!(b.c_line_peel(usize::MAX, 1, usize::MAX, 1, isize::MIN), 0, "{b:?}");
         }
     }
 

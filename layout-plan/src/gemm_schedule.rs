@@ -420,7 +420,7 @@ mod tests {
             &parse_layout("(1000,1000):(1,1000)").unwrap(),
         )
         .unwrap();
-        let big = CacheSizes { l1d: 48 << 10, l1d_ways: 12, l2: 2 << 20, l3: 0 };
+        let big = CacheSizes { l1d: 48 << 10, l1d_ways: 12, l2: 2 << 20, l3: 105 << 20 };
         let s = gemm_schedule_for(&plan, GemmElem::F64, Some(big)).unwrap();
         assert_eq!((s.levels[1].blocking.kc, s.levels[1].from_cpuid), (384, true));
         assert_eq!(s.levels[0].blocking, crate::gemm_blocking::GEMM_AVX512_F64);

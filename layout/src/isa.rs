@@ -47,6 +47,12 @@ pub trait Isa<T>: Copy {
     /// # Safety
     /// The level's features; `LANES` elements writable at `p` (any alignment).
     unsafe fn store(p: *mut T, v: Self::V);
+    /// A non-temporal store (to memory, past the caches; ordered with other threads only
+    /// after an `sfence`).
+    /// # Safety
+    /// The level's features; `LANES` elements writable at `p`, `p` aligned to the vector's
+    /// size (`LANES·size_of::<T>()` bytes).
+    unsafe fn stream(p: *mut T, v: Self::V);
     /// `a·b + c`, one rounding.
     /// # Safety
     /// The level's features.
@@ -140,7 +146,7 @@ macro_rules! lane_views {
 
 /// `Isa<$t>` for AVX-512: `$v` vectors of `$lanes`, `$m` masks.
 macro_rules! avx512 {
-    ($t:ty, $v:ty, $m:ty, $lanes:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $fma:ident, $mul:ident,
+    ($t:ty, $v:ty, $m:ty, $lanes:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $stream:ident, $fma:ident, $mul:ident,
      $mload:ident, $mstore:ident) => {
         impl Isa<$t> for Avx512 {
             type V = $v;
@@ -176,6 +182,14 @@ macro_rules! avx512 {
             unsafe fn store(p: *mut $t, v: $v) {
                 // SAFETY: the caller's: `LANES` writable elements at `p`.
                 unsafe { $store(p, v) }
+            }
+            // SAFETY contract: the level's features; `LANES` elements writable at `p`, aligned
+            // to the vector.
+            #[inline]
+            #[target_feature(enable = "avx512f")]
+            unsafe fn stream(p: *mut $t, v: $v) {
+                // SAFETY: the caller's: `LANES` writable elements at `p`, aligned to the vector.
+                unsafe { $stream(p, v) }
             }
             // SAFETY contract: the level's features (the callers').
             #[inline]
@@ -238,6 +252,7 @@ avx512!(
     _mm512_set1_ps,
     _mm512_loadu_ps,
     _mm512_storeu_ps,
+    _mm512_stream_ps,
     _mm512_fmadd_ps,
     _mm512_mul_ps,
     _mm512_maskz_loadu_ps,
@@ -252,6 +267,7 @@ avx512!(
     _mm512_set1_pd,
     _mm512_loadu_pd,
     _mm512_storeu_pd,
+    _mm512_stream_pd,
     _mm512_fmadd_pd,
     _mm512_mul_pd,
     _mm512_maskz_loadu_pd,
@@ -263,7 +279,7 @@ static AVX2_MASK: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0,
 
 /// `Isa<$t>` for AVX2: `$v` vectors of `$lanes` lanes of `$words` 32-bit words each.
 macro_rules! avx2 {
-    ($t:ty, $v:ty, $lanes:literal, $words:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $fma:ident,
+    ($t:ty, $v:ty, $lanes:literal, $words:literal, $zero:ident, $set1:ident, $load:ident, $store:ident, $stream:ident, $fma:ident,
      $mul:ident, $mload:ident, $mstore:ident) => {
         impl Isa<$t> for Avx2 {
             type V = $v;
@@ -299,6 +315,14 @@ macro_rules! avx2 {
             unsafe fn store(p: *mut $t, v: $v) {
                 // SAFETY: the caller's: `LANES` writable elements at `p`.
                 unsafe { $store(p, v) }
+            }
+            // SAFETY contract: the level's features; `LANES` elements writable at `p`, aligned
+            // to the vector.
+            #[inline]
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn stream(p: *mut $t, v: $v) {
+                // SAFETY: the caller's: `LANES` writable elements at `p`, aligned to the vector.
+                unsafe { $stream(p, v) }
             }
             // SAFETY contract: the level's features (the callers').
             #[inline]
@@ -347,6 +371,7 @@ avx2!(
     _mm256_set1_ps,
     _mm256_loadu_ps,
     _mm256_storeu_ps,
+    _mm256_stream_ps,
     _mm256_fmadd_ps,
     _mm256_mul_ps,
     _mm256_maskload_ps,
@@ -361,6 +386,7 @@ avx2!(
     _mm256_set1_pd,
     _mm256_loadu_pd,
     _mm256_storeu_pd,
+    _mm256_stream_pd,
     _mm256_fmadd_pd,
     _mm256_mul_pd,
     _mm256_maskload_pd,

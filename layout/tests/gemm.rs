@@ -93,6 +93,9 @@ enum Storage {
     Reversed,
     /// Element `(i, j)` at `i·2 + j·(2·rows + 1)`.
     General,
+    /// Column-major with leading dimension `rows` rounded up to 16 (a multiple of a 64-byte
+    /// line), the first element `shift` elements past a line.
+    Lined(usize),
 }
 
 /// A strided matrix in its own buffer: `(buffer, base offset, row stride, col stride)`.
@@ -113,9 +116,14 @@ impl<T: Elem> Strided<T> {
                 let cs = 2 * rows + 1;
                 (2 * (rows - 1) + cs * (cols - 1) + 1, 0, 2, cs as isize)
             }
+            Storage::Lined(_) => ((rows.next_multiple_of(16)) * cols + 64, 0, 1, rows.next_multiple_of(16) as isize),
         };
         let mut fill = fill;
-        let buf = (0..len).map(|_| fill()).collect();
+        let buf: Vec<T> = (0..len).map(|_| fill()).collect();
+        let base = match s {
+            Storage::Lined(shift) => buf.as_ptr().align_offset(64) + shift,
+            _ => base,
+        };
         Strided { buf, base, rs, cs }
     }
     fn at(&self, i: usize, j: usize) -> T {
@@ -326,6 +334,16 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
             &[(9001, 14, 3, Storage::Col(0)), (5000, 26, 40, Storage::Row(1)), (4500, 13, 17, Storage::Col(2))]
         {
             out.push(Case { m, n, k, sa, sb: Storage::Col(1), sc: Storage::Col(3), alpha: 1.25, beta: 0.5 });
+        }
+    }
+    if !small {
+        // Shallow products whose C's columns start past a line (all of them at the same
+        // offset): the rows before the line run apart (`GemmBlocking::c_line_peel`), the rest
+        // store whole lines; at least 8 tiles of rows (f32 MR = 32, f64 16), β zero and not.
+        for (shift, beta) in [(1, 0.0), (3, 1.5), (7, 0.0), (12, -1.0), (15, 0.0)] {
+            let (m, n, k) = (300 - shift, 30, 20);
+            let (sa, sb, sc) = (Storage::Col(0), Storage::Row(1), Storage::Lined(shift));
+            out.push(Case { m, n, k, sa, sb, sc, alpha: 1.5, beta });
         }
     }
     for _ in 0..count {

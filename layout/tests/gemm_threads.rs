@@ -94,6 +94,9 @@ enum Storage {
     Reversed,
     /// Element `(i, j)` at `2·i + (2·rows + 1)·j`.
     General,
+    /// Column-major with leading dimension `rows` rounded up to 16 (a multiple of a 64-byte
+    /// line), the first element `shift` elements past a line of the buffer.
+    Lined(usize),
 }
 
 impl Storage {
@@ -116,6 +119,8 @@ impl Storage {
                 let cs = 2 * rows + 1;
                 (2 * (rows - 1) + cs * (cols - 1) + 1, 0, 2, cs as isize)
             }
+            // (The base is set once the buffer is allocated: `Strided::new`.)
+            Storage::Lined(_) => (rows.next_multiple_of(16) * cols + 64, 0, 1, rows.next_multiple_of(16) as isize),
         }
     }
 }
@@ -131,7 +136,9 @@ struct Strided<T> {
 impl<T: Elem> Strided<T> {
     fn new(rows: usize, cols: usize, s: Storage, mut fill: impl FnMut() -> T) -> Self {
         let (len, base, rs, cs) = s.place(rows, cols);
-        Strided { buf: (0..len).map(|_| fill()).collect(), base, rs, cs }
+        let buf: Vec<T> = (0..len).map(|_| fill()).collect();
+        let base = if let Storage::Lined(shift) = s { buf.as_ptr().align_offset(64) + shift } else { base };
+        Strided { buf, base, rs, cs }
     }
     fn index(&self, i: usize, j: usize) -> usize {
         (self.base as isize + i as isize * self.rs + j as isize * self.cs) as usize
@@ -205,15 +212,16 @@ fn run_case<T: Elem>(
     let a = Strided::<T>::new(m, k, s[0], || T::of(r.unit()));
     let b = Strided::<T>::new(k, n, s[1], || T::of(r.unit()));
     let c0 = Strided::<T>::new(m, n, s[2], || T::of(r.unit()));
-    let mut c = Strided::<T> { buf: c0.buf.clone(), ..c0 };
-    if beta == 0.0 {
-        for i in 0..m {
-            for j in 0..n {
-                let x = c.index(i, j);
-                c.buf[x] = T::NAN;
-            }
+    // C in a buffer of its own (`Lined`: at its own offset), C0's elements (NaN for β = 0:
+    // they must not leak), the buffer's other elements kept to check that they stay.
+    let mut c = Strided::<T>::new(m, n, s[2], || T::of(r.unit()));
+    for i in 0..m {
+        for j in 0..n {
+            let x = c.index(i, j);
+            c.buf[x] = if beta == 0.0 { T::NAN } else { c0.buf[c0.index(i, j)] };
         }
     }
+    let before = c.buf.clone();
     let (al, be) = (T::of(alpha), T::of(beta));
     let (ap, bp) = (a.buf[a.base..].as_ptr() as usize, b.buf[b.base..].as_ptr() as usize);
     let cp = c.buf[c.base..].as_mut_ptr() as usize;
@@ -231,7 +239,7 @@ fn run_case<T: Elem>(
             inside[c.index(i, j)] = true;
         }
     }
-    for (x, (&got, &was)) in c.buf.iter().zip(&c0.buf).enumerate() {
+    for (x, (&got, &was)) in c.buf.iter().zip(&before).enumerate() {
         assert!(inside[x] || got.get().to_bits() == was.get().to_bits(), "{what}: wrote outside C at {x}");
     }
 }
@@ -309,6 +317,26 @@ fn thin_and_odd_shapes() {
                 }
             }
         }
+    });
+}
+
+/// Shallow products whose C is larger than L3 (written past the caches where the plan's
+/// `streams_c` says so: 40 MiB when L3 is unknown or over 256 MiB), on a line or a few elements
+/// past one (the rows before the line run apart, `c_line_peel`), on one thread and several.
+#[test]
+fn c_larger_than_l3() {
+    let l3 = cute_layout::kernel_plan::gemm_blocking::detected_caches().map_or(0, |c| c.l3);
+    let bytes = if l3 == 0 || l3 > 256 << 20 { 40 << 20 } else { l3 + (1 << 20) };
+    let mut r = Rng(6);
+    at_each_level(|_| {
+        for (threads, shift, beta) in [(1, 0, 0.0), (3, 5, 0.0), (2, 0, 1.0)] {
+            let m = 2048 - shift;
+            let n = bytes / (4 * 2048) + 1;
+            let s = [Storage::Col(0), Storage::Row(0), Storage::Lined(shift)];
+            run_case::<f32>(&mut r, threads, (m, n, 3), s, 1.5, beta);
+        }
+        let (m, n) = (1024 - 3, bytes / (8 * 1024) + 1);
+        run_case::<f64>(&mut r, 2, (m, n, 5), [Storage::Row(1), Storage::Col(0), Storage::Lined(3)], -1.0, 0.0);
     });
 }
 

@@ -107,7 +107,6 @@ impl<T: GemmScalar> Problem<T> {
     }
 
     /// The sub-problem of rows `start..start + len` of A and C.
-    #[cfg(feature = "rayon")]
     pub fn rows(&self, start: usize, len: usize) -> Self {
         let s = start as isize;
         let (a, c) = (self.a.wrapping_offset(s * self.a_rs), self.c.wrapping_offset(s * self.c_rs));
@@ -169,7 +168,9 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// address: a prefetch does not access memory; `pf_n = 0`: none). With `tiles > 1` (kernels
 /// whose [`Kernel::TILES`] is true, full tiles: `mr = MR`) the call runs `tiles` tiles down
 /// the rows, tile `q` with A at `a + q·a_tile` and C at `c + q·MR·c_rs` (and the same B),
-/// each prefetching as above; `tiles ≤ 1` is one tile.
+/// each prefetching as above; `tiles ≤ 1` is one tile. With `stream` and `β = 0`, the SIMD
+/// kernels write the full tiles of a C whose columns are aligned to the vector with
+/// non-temporal stores (C not read or prefetched; the caller then calls [`fence_streams`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MicroArgs<T> {
     pub k: usize,
@@ -190,6 +191,7 @@ pub struct MicroArgs<T> {
     pub pf_n: usize,
     pub tiles: usize,
     pub a_tile: isize,
+    pub stream: bool,
 }
 
 /// A micro-kernel as a function pointer (the edge tables, the bench crate's harness).
@@ -375,6 +377,7 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                     pf_n: 0,
                     tiles: 1,
                     a_tile: 0,
+                    stream: false,
                 });
                 p.epilogue(c, i0, j0, mr, nr);
             }
@@ -585,6 +588,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
     let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs);
     let prefetch_a = plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
+    // C written past the caches (the plan's `streams_c`), unless an epilogue pass reads the
+    // tiles back after their micro-kernels.
+    let stream = p.beta == T::ZERO && plan.streams_c(p.m, p.n, p.k) && p.ep.as_ref().is_none_or(|e| e.fuses());
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -704,6 +710,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     pf_n,
                                     tiles: 1,
                                     a_tile: 0,
+                                    stream,
                                 };
                                 // The full tiles of this row of the block from A's same source
                                 // (in place, or packed) in one call (`tiles`, A's panels
@@ -726,6 +733,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     && nrr == nr
                                     && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, ic + ir, jc + jr, K::LEVEL));
                                 if !done {
+                                    // (Not past the caches when the epilogue reads the tiles
+                                    // next.)
+                                    let t = MicroArgs { stream: stream && !fused, ..t };
                                     if in_place {
                                         // (B's `kc × NR` block at `bpj`, column stride `b_cs > 0`.)
                                         micro_b_panel::<T, K>(&t, halves);
@@ -758,7 +768,21 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             jc += nc;
         }
     }
+    if stream {
+        fence_streams();
+    }
     drop(scratch);
+}
+
+/// Orders this thread's non-temporal stores (of [`MicroArgs::stream`]) before its later
+/// stores (`sfence`), so that a thread that synchronizes with this one afterwards sees C.
+#[inline]
+pub fn fence_streams() {
+    // SAFETY: SSE is part of x86_64.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        core::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// A full micro-panel over B read in place ([`Kernel::micro_b`]): one tile, or two of `NR/2`

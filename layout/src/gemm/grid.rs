@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch, micro_b_panel};
+use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch, fence_streams, micro_b_panel};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -63,6 +63,9 @@ pub struct Shared<T> {
     /// A task's micro-kernels prefetch its next A block into L2 (`a_private`, A packed, the
     /// plan's `prefetches_next_a`), as the one-thread engine's do.
     pub prefetch_a: bool,
+    /// The tasks write C past the caches (`β = 0`, the plan's `streams_c`; not when an
+    /// epilogue pass reads the tiles back).
+    pub stream: bool,
     /// A micro-panels per step (`⌈m / MR⌉`) and the elements of each (`MR·kc`).
     a_panels: usize,
     a_slot: usize,
@@ -101,6 +104,7 @@ impl<T: GemmScalar> Shared<T> {
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
         let prefetch_a = a_private && !direct_a && plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
+        let stream = p.beta == T::ZERO && plan.streams_c(p.m, p.n, p.k) && p.ep.as_ref().is_none_or(|e| e.fuses());
         let (a_step, b_step) = (
             if a_private { 0 } else { (a_panels * a_slot).next_multiple_of(ALIGN) },
             if b_private { 0 } else { b_panels * b_slot },
@@ -122,6 +126,7 @@ impl<T: GemmScalar> Shared<T> {
             b_private,
             a_private,
             prefetch_a,
+            stream,
             a_panels,
             a_slot,
             b_panels,
@@ -426,6 +431,7 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf_n,
                                 tiles,
                                 a_tile,
+                                stream: g.stream,
                             };
                             // Full tiles with the epilogue fused into their stores, else the
                             // plain kernel (and the epilogue on the tiles after it).
@@ -434,6 +440,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 && nrr == nr
                                 && p.ep.as_ref().is_some_and(|e| e.micro(&t, in_place, i, j, K::LEVEL));
                             if !done {
+                                // (Not past the caches when the epilogue reads the tiles next.)
+                                let t = MicroArgs { stream: g.stream && !fused, ..t };
                                 if in_place {
                                     micro_b_panel::<T, K>(&t, g.b_halves);
                                 } else {
@@ -460,6 +468,9 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
             }
         }
         jc += nc;
+    }
+    if g.stream {
+        fence_streams();
     }
     drop(own);
 }

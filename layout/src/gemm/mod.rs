@@ -673,6 +673,35 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
+    if !layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k) {
+        // The rows before C's first cache line apart (the plan's `c_line_peel`), so that the
+        // other rows' tiles store whole lines.
+        let r0 = plan::<T>().c_line_peel(p.m, p.k, p.c as usize, p.c_rs, p.c_cs);
+        if r0 > 0 {
+            // SAFETY: two sub-problems of the caller's, rows `0..r0` and `r0..m` of A and C
+            // (`r0 < m`), each normalized.
+            unsafe {
+                run_normalized(p.rows(0, r0), parallel);
+                run_normalized(p.rows(r0, p.m - r0), parallel);
+            }
+            return;
+        }
+    }
+    // SAFETY: the caller's bounds, kept by `normalize`.
+    unsafe { run_normalized(p, parallel) }
+}
+
+/// The blocking of `T` at the level the kernels run at, on this machine.
+fn plan<T: GemmScalar>() -> layout_plan::GemmBlocking {
+    let elem = if core::mem::size_of::<T>() == 4 { layout_plan::GemmElem::F32 } else { layout_plan::GemmElem::F64 };
+    layout_plan::gemm_blocking::gemm_blocking(crate::kernels::level(), elem).on_this_machine()
+}
+
+/// Runs a normalized `p` with `α ≠ 0`, `k ≥ 1` (see [`run_problem`]).
+///
+/// # Safety
+/// [`run_problem`]'s.
+unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool) {
     let small = layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     #[cfg(feature = "rayon")]
     if parallel && !small && par::run(&p) {
@@ -680,7 +709,7 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     }
     #[cfg(not(feature = "rayon"))]
     let _ = parallel;
-    // SAFETY: the caller's bounds, kept by `normalize`.
+    // SAFETY: the caller's bounds, normalized.
     unsafe { T::run(&p, small) }
 }
 
@@ -688,9 +717,9 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
 mod par {
     use super::grid::{Shared, task_count};
     use super::{GemmScalar, Problem};
-    use layout_plan::gemm_blocking::{GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, gemm_blocking};
+    use layout_plan::gemm_blocking::{GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN};
+    use layout_plan::gemm_grid;
     use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
-    use layout_plan::{GemmElem, gemm_grid};
     use rayon::prelude::*;
 
     /// Runs `p` on rayon's pool over the plan's grid of tasks ([`gemm_grid`] of m, n and the
@@ -704,8 +733,7 @@ mod par {
             return false;
         }
         let level = crate::kernels::level();
-        let elem = if core::mem::size_of::<T>() == 4 { GemmElem::F32 } else { GemmElem::F64 };
-        let plan = gemm_blocking(level, elem).on_this_machine();
+        let plan = super::plan::<T>();
         let kc = plan.blocks(p.m, p.n, p.k).kc;
         let step = (p.m.saturating_add(p.n)).saturating_mul(kc).saturating_mul(core::mem::size_of::<T>());
         if step > 4 * GEMM_PAR_ROUND_BYTES && (p.m > 2 * GEMM_PAR_GRAIN_M || p.n > 2 * GEMM_PAR_GRAIN_N) {

@@ -90,6 +90,7 @@ impl<T: super::GemmScalar> MicroKernel<T> {
                     pf_n: 0,
                     tiles: 1,
                     a_tile: 0,
+                    stream: false,
                 })
             };
         }

@@ -143,10 +143,19 @@ unsafe fn micro_tile<
     // SAFETY: the CPU has `I`'s features (the caller's), here and in every `I::` call below.
     let z = unsafe { I::zero() };
     let mut acc = [[z; NR]; MV];
+    // Non-temporal stores of a full tile with unit row stride and columns aligned to the
+    // vector (β = 0: C is not read).
+    let vbytes = l * core::mem::size_of::<T>();
+    let stream = t.stream
+        && beta == T::ZERO
+        && rs == 1
+        && mr == mr_full
+        && (c as usize).is_multiple_of(vbytes)
+        && (cs.unsigned_abs() % vbytes * core::mem::size_of::<T>()).is_multiple_of(vbytes);
     // Prefetch the tile of C (its first and last element per column): the stores at the end
     // then do not wait for the lines.
     unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
-        if j < NR && j < nr {
+        if j < NR && j < nr && !stream {
             let cj = c.wrapping_offset(j as isize * cs);
             // SAFETY: a prefetch does not access memory.
             unsafe {
@@ -206,7 +215,12 @@ unsafe fn micro_tile<
                         let mut col = [z; MV];
                         unroll!(i in [0 1 2 3] { if i < MV { col[i] = I::mul(va, acc[i][j]); } });
                         let col = post.column::<I, MV>(row, j, col);
-                        unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
+                        if stream {
+                            // (`cj + i·l` is aligned to the vector: `stream`'s condition.)
+                            unroll!(i in [0 1 2 3] { if i < MV { I::stream(cj.add(i * l), col[i]); } });
+                        } else {
+                            unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
+                        }
                     }
                 });
             } else {
@@ -1002,8 +1016,9 @@ mod tests {
     /// Every tile shape of a level's kernel (its edge tables by rows and by width), and three
     /// full tiles in one call (`tiles = 3`, A's packed panels `MR·kc` apart, C's rows
     /// `MR·c_rs` apart), C with a unit and a non-unit row stride, β zero and not, B packed and
-    /// (where the level has it) read in place, whole, in halves and half-width, against the
-    /// sum over the same panels; the elements of C outside the tiles stay as they were.
+    /// (where the level has it) read in place, whole, in halves and half-width, non-temporal
+    /// stores asked for over C aligned to a line and not, against the sum over the same panels;
+    /// the elements of C outside the tiles stay as they were.
     fn every_tile<T: GemmScalar + From<f32>, K: Kernel<T>>() {
         let (mr_full, nr_full, kc) = (K::MR, K::NR, 7usize);
         // Three A panels, `MR·kc` elements each: `A(q·MR + r, p) = a[q·MR·kc + p·MR + r]`.
@@ -1020,12 +1035,18 @@ mod tests {
             // The tiles' rows: `mr` for one tile, `3·MR` for three.
             let rows = (tiles - 1) * mr_full + mr;
             for nr in 1..=nr_full {
-                for rs in [1usize, 2] {
+                // C's first element on a line and its columns a multiple of 16 elements apart
+                // (`line`) or not, `shift` elements past the line; non-temporal stores asked
+                // for (`stream`: taken only on aligned columns) or not.
+                let cases = [(1usize, false, false, 0usize), (2, false, false, 0), (1, true, true, 0)];
+                let cases = cases.into_iter().chain([(1, true, true, 1), (1, true, false, 0)]);
+                for (rs, stream, line, shift) in cases {
                     for beta in [T::ZERO, T::from(2.0)] {
-                        let cs = rs * 3 * mr_full + 3;
+                        let cs = if line { (rs * 3 * mr_full + 3).next_multiple_of(16) } else { rs * 3 * mr_full + 3 };
                         let old = |x: usize| T::from((x % 17) as f32);
                         let inside = |x: usize| (x % cs).is_multiple_of(rs) && x % cs / rs < rows && x / cs < nr;
                         let want = |c: &[T], what: &str| {
+                            let c = &c[c.as_ptr().align_offset(64) + shift..][..cs * nr_full];
                             for (x, &got) in c.iter().enumerate() {
                                 let (i, j) = (x % cs / rs, x / cs);
                                 let want = if inside(x) {
@@ -1040,13 +1061,25 @@ mod tests {
                                 };
                                 assert!(
                                     got == want,
-                                    "{what}: tiles {tiles} mr {mr} nr {nr} rs {rs} beta {beta:?}: C[{}, {j}]",
+                                    "{what}: tiles {tiles} mr {mr} nr {nr} rs {rs} beta {beta:?} stream {stream} \
+                                     cs {cs} shift {shift}: C[{}, {j}]",
                                     x % cs
                                 );
                             }
                         };
+                        // C's buffer, its `cs·NR` elements from `shift` past its first line on
+                        // (the rest never touched: the sentinel).
                         let fill = || -> Vec<T> {
-                            (0..cs * nr_full).map(|x| if inside(x) { old(x) } else { old(x) + sentinel }).collect()
+                            let mut c = vec![sentinel; cs * nr_full + 64];
+                            let at = c.as_ptr().align_offset(64) + shift;
+                            for (x, e) in c[at..][..cs * nr_full].iter_mut().enumerate() {
+                                *e = if inside(x) { old(x) } else { old(x) + sentinel };
+                            }
+                            c
+                        };
+                        let start = |c: &mut Vec<T>| {
+                            let at = c.as_ptr().align_offset(64) + shift;
+                            c[at..].as_mut_ptr()
                         };
                         let mut c = fill();
                         let t = MicroArgs {
@@ -1056,7 +1089,7 @@ mod tests {
                             b: packed.as_ptr(),
                             b_rs: 0,
                             b_cs: 0,
-                            c: c.as_mut_ptr(),
+                            c: start(&mut c),
                             c_rs: rs as isize,
                             c_cs: cs as isize,
                             mr,
@@ -1068,28 +1101,29 @@ mod tests {
                             pf_n: 0,
                             tiles,
                             a_tile: (mr_full * kc) as isize,
+                            stream,
                         };
                         // SAFETY: the features (the caller's); the A panels hold `MR·kc`
                         // elements each (step `MR`), the B panel `b_panel(kc)`; the tiles'
-                        // `rows × nr` elements at `i·rs + j·cs` lie in `c` (`rows·rs < cs`),
-                        // distinct.
+                        // `rows × nr` elements at `i·rs + j·cs` lie in `c` from `start` on
+                        // (`rows·rs < cs`, `cs·NR` elements there), distinct.
                         unsafe { K::micro(&t) };
                         want(&c, "packed B");
                         if K::MICRO_B && nr == nr_full {
                             let mut c = fill();
-                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
+                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: start(&mut c), ..t };
                             // SAFETY: as above; B's `kc × NR` elements at `p + j·kc` lie in `b`.
                             unsafe { K::micro_b(&t) };
                             want(&c, "B in place");
                             let mut c = fill();
-                            let t = MicroArgs { c: c.as_mut_ptr(), ..t };
+                            let t = MicroArgs { c: start(&mut c), ..t };
                             // SAFETY: as above, the panel as two tiles of `NR/2` columns.
                             unsafe { crate::gemm::driver::micro_b_panel::<T, K>(&t, true) };
                             want(&c, "B in place, halves");
                         }
                         if K::MICRO_B && 2 * nr == nr_full {
                             let mut c = fill();
-                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: c.as_mut_ptr(), ..t };
+                            let t = MicroArgs { b: b.as_ptr(), b_rs: 1, b_cs: kc as isize, c: start(&mut c), ..t };
                             // SAFETY: as above; B's `kc × NR/2` elements at `p + j·kc` lie in `b`,
                             // the half-width tiles in `c`.
                             unsafe { K::micro_b(&t) };
