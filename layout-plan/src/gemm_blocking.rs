@@ -393,6 +393,9 @@ pub const GEMM_MC_DEPTH_SCALE: usize = 8;
 /// The bytes of a cache line: C's tiles store whole lines when its columns start on one
 /// ([`GemmBlocking::c_line_peel`]).
 pub const GEMM_LINE_BYTES: usize = 64;
+/// The deepest product (k) for which [`GemmBlocking::c_line_peel`] runs the rows before C's
+/// first line apart: deeper, the stores of C weigh less than the rows run apart cost.
+pub const GEMM_PEEL_MAX_K: usize = 64;
 /// The fewest rows of C, as a multiple of the level's `MR`, for which
 /// [`GemmBlocking::c_line_peel`] runs the rows before C's first line apart.
 pub const GEMM_PEEL_MIN_TILES: usize = 8;
@@ -553,7 +556,8 @@ impl GemmBlocking {
 
     /// The rows of a normalized problem's C to run apart, first, so that the tiles of the
     /// other rows start on a cache line ([`GEMM_LINE_BYTES`]) and store whole lines: at the
-    /// SIMD levels, for one step of k (`k ≤ KC`, where C's stores weigh), C contiguous along
+    /// SIMD levels, for a shallow product (`k ≤` [`GEMM_PEEL_MAX_K`], where C's stores
+    /// weigh), C contiguous along
     /// its columns (`c_rs = 1`) whose stride is a multiple of a line (every column starts at
     /// the same offset in its line) and whose first element `c_addr` is not on a line,
     /// and at least [`GEMM_PEEL_MIN_TILES`] tiles of rows. The rows up to the next line
@@ -563,7 +567,7 @@ impl GemmBlocking {
         let e = self.elem.bytes();
         let off = c_addr % GEMM_LINE_BYTES;
         if matches!(self.level, Level::Portable)
-            || k > self.kc
+            || k > GEMM_PEEL_MAX_K
             || c_rs != 1
             || !(c_cs.unsigned_abs() % GEMM_LINE_BYTES * e).is_multiple_of(GEMM_LINE_BYTES)
             || off == 0
@@ -1141,7 +1145,7 @@ mod tests {
             for off in 0..GEMM_LINE_BYTES {
                 // Column stride one line or 1000 lines: every column starts `off` into a line.
                 for cs in [per_line as isize, 1000 * per_line as isize] {
-                    let rows = b.c_line_peel(m, b.kc, 4096 + off, 1, cs);
+                    let rows = b.c_line_peel(m, GEMM_PEEL_MAX_K, 4096 + off, 1, cs);
                     if !simd || off == 0 || off % e != 0 {
                         assert_eq!(rows, 0, "{b:?} off {off}");
                     } else {
@@ -1155,13 +1159,13 @@ mod tests {
                 continue;
             }
             let at = 4096 + e;
-            assert_eq!(b.c_line_peel(m, b.kc, at, 1, -(per_line as isize)), per_line - 1, "{b:?}");
-            // A second step of k, a row stride, columns at different offsets in their lines,
+            assert_eq!(b.c_line_peel(m, 1, at, 1, -(per_line as isize)), per_line - 1, "{b:?}");
+            // A deeper product, a row stride, columns at different offsets in their lines,
             // fewer rows than the minimum: none.
-            assert_eq!(b.c_line_peel(m, b.kc + 1, at, 1, per_line as isize), 0, "{b:?}");
-            assert_eq!(b.c_line_peel(m, b.kc, at, 2, per_line as isize), 0, "{b:?}");
-            assert_eq!(b.c_line_peel(m, b.kc, at, 1, per_line as isize + 1), 0, "{b:?}");
-            assert_eq!(b.c_line_peel(m - 1, b.kc, at, 1, per_line as isize), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m, GEMM_PEEL_MAX_K + 1, at, 1, per_line as isize), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m, 1, at, 2, per_line as isize), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m, 1, at, 1, per_line as isize + 1), 0, "{b:?}");
+            assert_eq!(b.c_line_peel(m - 1, 1, at, 1, per_line as isize), 0, "{b:?}");
             // Defined for extreme inputs.
             assert_eq!(b.c_line_peel(usize::MAX, 1, usize::MAX, 1, isize::MIN), 0, "{b:?}");
         }
