@@ -390,6 +390,8 @@ pub const GEMM_A_FEW_B_PANELS: usize = 8;
 /// ([`GemmBlocking::mc_for_depth`]): 8 (at most 8 KiB of each column of C per B
 /// micro-panel at `MC` = 256 f32 or 128 f64 rows).
 pub const GEMM_MC_DEPTH_SCALE: usize = 8;
+/// The deepest step of k over a B read in place ([`GemmBlocking::blocks_b_in_place`]).
+pub const GEMM_DEEP_KC: usize = 4096;
 /// The bytes of a cache line: C's tiles store whole lines when its columns start on one
 /// ([`GemmBlocking::c_line_peel`]).
 pub const GEMM_LINE_BYTES: usize = 64;
@@ -521,6 +523,19 @@ impl GemmBlocking {
     #[inline]
     pub const fn blocks(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
         let kc = even(k, self.kc, 1);
+        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc, self.nr), kc }
+    }
+
+    /// The cache blocks of an `m×n×k` problem whose full B micro-panels are read in place
+    /// ([`reads_b_in_place`](Self::reads_b_in_place)) and whose `n` is a multiple of `NR` (no
+    /// edge panel, which would be packed at most `KC` deep): [`blocks`](Self::blocks) with
+    /// steps of all of k, or of equal depth at most [`GEMM_DEEP_KC`]. Each column of B is then
+    /// read in runs of a whole step instead of pieces of `KC` (each a new stream for the
+    /// hardware prefetchers), C's tiles are loaded and stored once per step, and the A panels
+    /// of a step (`MR × kc`) stream in order. Defined for every size.
+    #[inline]
+    pub const fn blocks_b_in_place(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
+        let kc = even(k, if self.kc > GEMM_DEEP_KC { self.kc } else { GEMM_DEEP_KC }, 1);
         GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc, self.nr), kc }
     }
 
@@ -1112,6 +1127,24 @@ mod tests {
             assert!(b.a_panel(usize::MAX - (mr - 1), 2).is_err(), "{b:?}");
             // Column-ordered B panels have the fixed column stride KC: no deeper panel.
             assert_eq!(b.b_panel(nr, b.kc + 1).is_err(), columns, "{b:?}");
+        }
+    }
+
+    #[test]
+    fn b_in_place_takes_steps_of_all_of_k() {
+        for b in GEMM_BLOCKINGS {
+            for (m, n, k) in [(16, 4092, 4096), (100, 36, 1), (256, 120, 385), (32, 12, 9000), (0, 0, 0)] {
+                let (deep, plain) = (b.blocks_b_in_place(m, n, k), b.blocks(m, n, k));
+                // All of k up to GEMM_DEEP_KC, else equal steps of at most that; the same
+                // blocks of m and n.
+                let steps = k.div_ceil(GEMM_DEEP_KC.max(b.kc)).max(1);
+                assert_eq!(deep.kc, k.div_ceil(steps), "{b:?} {m}x{n}x{k}");
+                assert!(deep.kc >= plain.kc && deep.kc <= GEMM_DEEP_KC.max(b.kc), "{b:?} {m}x{n}x{k}");
+                assert_eq!((deep.mc, deep.nc), (even(m, b.mc_for_depth(deep.kc), b.mr), plain.nc), "{b:?}");
+            }
+            // Defined for the largest sizes.
+            let huge = b.blocks_b_in_place(usize::MAX, usize::MAX, usize::MAX);
+            assert!(huge.kc <= GEMM_DEEP_KC.max(b.kc), "{b:?}");
         }
     }
 

@@ -337,6 +337,15 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         }
     }
     if !small {
+        // B read in place in steps of all of k (`GemmBlocking::blocks_b_in_place`): one tile of
+        // rows and several, `n` a multiple of NR = 12 and not (the edge panel then runs apart),
+        // and k past `GEMM_DEEP_KC` = 4096 (equal steps).
+        for &(m, n, k) in &[(16, 36, 1000), (70, 40, 900), (20, 13, 4500), (33, 24, 9000)] {
+            let (sa, sb, sc) = (Storage::Col(1), Storage::Col(2), Storage::Col(1));
+            out.push(Case { m, n, k, sa, sb, sc, alpha: 1.25, beta: 0.75 });
+        }
+    }
+    if !small {
         // Shallow products whose C's columns start past a line (all of them at the same
         // offset): the rows before the line run apart (`GemmBlocking::c_line_peel`), the rest
         // store whole lines; at least 8 tiles of rows (f32 MR = 32, f64 16), β zero and not.

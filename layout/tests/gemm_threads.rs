@@ -340,6 +340,24 @@ fn c_larger_than_l3() {
     });
 }
 
+/// A column-major B read in place in steps of all of k (`GemmBlocking::blocks_b_in_place`) on
+/// several threads: `n` a multiple of NR = 12 (every task's panels full) and not (the edge
+/// panel apart), k past 4096 (equal steps).
+#[test]
+fn b_in_place_in_steps_of_all_of_k() {
+    let mut r = Rng(7);
+    at_each_level(|_| {
+        for (c, &dims) in [(16, 1200, 700), (96, 301, 600), (40, 240, 5000)].iter().enumerate() {
+            for threads in [2, 3, 5] {
+                let (alpha, beta) = SCALARS[(c + threads) % SCALARS.len()];
+                let s = [Storage::Col(1), Storage::Col(c), Storage::Col(2)];
+                run_case::<f32>(&mut r, threads, dims, s, alpha, beta);
+                run_case::<f64>(&mut r, threads, dims, s, alpha, beta);
+            }
+        }
+    });
+}
+
 /// 1000³ (several steps of k: rounds and shared panels over all of them), padded C.
 #[test]
 fn thousand_cubed() {

@@ -99,7 +99,6 @@ impl<T: GemmScalar> Problem<T> {
     }
 
     /// The sub-problem of columns `start..start + len` of B and C.
-    #[cfg(feature = "rayon")]
     pub fn columns(&self, start: usize, len: usize) -> Self {
         let s = start as isize;
         let (b, c) = (self.b.wrapping_offset(s * self.b_cs), self.c.wrapping_offset(s * self.c_cs));
@@ -577,12 +576,16 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // then blocks of equal size (a multiple of the tile) rather than full blocks and a
     // thin rest.
     let plan = K::PLAN.on_this_machine();
-    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = plan.blocks(p.m, p.n, p.k);
     let per_panel = plan.packs_b_per_panel(p.m);
     // Full micro-panels of a column-major B read in place (the plan's `reads_b_in_place`,
     // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     debug_assert!(!direct_b || per_panel);
+    // Steps of all of k when every panel of B is read in place (no edge panel: `n` a multiple
+    // of NR), else the plan's blocks. A deeper step than `KC` is never packed into a B panel.
+    let deep = direct_b && p.n.is_multiple_of(nr);
+    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } =
+        if deep { plan.blocks_b_in_place(p.m, p.n, p.k) } else { plan.blocks(p.m, p.n, p.k) };
     let halves = direct_b && plan.b_in_place_halves(p.b_cs);
     // Full micro-panels of a small column-major A read in place (the plan's
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
@@ -614,7 +617,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 let fused = last && p.c_rs == 1 && p.ep.as_ref().is_some_and(|e| e.fuses());
                 if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
-                    // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc).
+                    // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc),
+                    // `kc ≤ KC` (`deep` implies `per_panel`).
                     unsafe {
                         let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
                         K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
@@ -659,7 +663,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             unsafe { p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs) }
                         } else if per_panel {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
-                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements.
+                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements, `kc ≤ KC` (not
+                            // `deep`: there every panel is full and read in place).
                             unsafe {
                                 let b = p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs);
                                 K::pack_b(bp, b, p.b_cs, p.b_rs, nrr, kc);

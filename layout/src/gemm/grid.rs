@@ -92,7 +92,12 @@ impl<T: GemmScalar> Shared<T> {
     /// The state of a parallel GEMM of `p` on `grid` with the level blocking `plan` (its
     /// first round not begun: call [`round`](Self::round)).
     pub fn new(p: &Problem<T>, grid: GemmGrid, plan: GemmBlocking) -> Self {
-        let kc = plan.blocks(p.m, p.n, p.k).kc;
+        let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
+        // Steps of all of k when every B panel of every task is read in place (`n` and the
+        // column shares multiples of NR), as the one-thread engine; a step deeper than `KC`
+        // is never packed into a B panel.
+        let deep = direct_b && p.n.is_multiple_of(plan.nr) && grid.col_share.is_multiple_of(plan.nr);
+        let kc = if deep { plan.blocks_b_in_place(p.m, p.n, p.k).kc } else { plan.blocks(p.m, p.n, p.k).kc };
         let (a_panels, b_panels) = (p.m.div_ceil(plan.mr), p.n.div_ceil(plan.nr));
         let (a_slot, b_slot) = (plan.mr * kc, plan.b_panel_stride(kc));
         // Private A blocks are packed whole, as the one-thread engine's, and prefetched
@@ -100,7 +105,6 @@ impl<T: GemmScalar> Shared<T> {
         let a_private = grid.tn == 1;
         let direct_a = plan.reads_a_in_place(p.m, p.k, p.a_rs, p.a_cs)
             || (!a_private && plan.reads_a_in_place_for_few_columns(p.m, p.k, p.a_rs, p.a_cs, grid.col_share));
-        let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
         let prefetch_a = a_private && !direct_a && plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
@@ -360,7 +364,9 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         b
                     } else if g.b_private {
                         // SAFETY: `own_b` holds `b_slot ≥ b_panel(kc)` elements of this task's
-                        // scratch; B's block is in bounds.
+                        // scratch, `kc ≤ KC` (deeper steps only where every panel is full and
+                        // read in place: `MICRO_B` is the plan's column-ordered panels); B's
+                        // block is in bounds.
                         unsafe { K::pack_b(own_b, b, p.b_cs, p.b_rs, nrr, kc) };
                         own_b.cast_const()
                     } else {
@@ -368,7 +374,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         let (q, flag) = (j / nr, g.b_flag(s, j / nr));
                         if claim(flag) {
                             // SAFETY: the panel holds `b_slot = b_panel(g.kc) ≥ b_panel(kc)`
-                            // elements, claimed by this task; B's block is in bounds.
+                            // elements (`kc ≤ KC`, as above), claimed by this task; B's block is
+                            // in bounds.
                             unsafe { K::pack_b(g.b_panel(s, q), b, p.b_cs, p.b_rs, nrr, kc) };
                             publish(flag);
                         } else {

@@ -703,6 +703,21 @@ fn plan<T: GemmScalar>() -> layout_plan::GemmBlocking {
 /// [`run_problem`]'s.
 unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool) {
     let small = layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k);
+    if !small {
+        // B read in place over more than one step of k: its full micro-panels apart from its
+        // edge panel, so that they run in steps of all of k (the plan's `blocks_b_in_place`).
+        let plan = plan::<T>();
+        let full = p.n - p.n % plan.nr;
+        if plan.reads_b_in_place(p.m, p.b_rs, p.b_cs) && p.k > plan.kc && full > 0 && full < p.n {
+            // SAFETY: two sub-problems of the caller's, columns `0..full` and `full..n` of B
+            // and C, each normalized.
+            unsafe {
+                run_normalized(p.columns(0, full), parallel);
+                run_normalized(p.columns(full, p.n - full), parallel);
+            }
+            return;
+        }
+    }
     #[cfg(feature = "rayon")]
     if parallel && !small && par::run(&p) {
         return;
