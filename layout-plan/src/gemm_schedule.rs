@@ -48,6 +48,9 @@ pub struct LevelSchedule {
     /// The full B micro-panels are read in place, not packed
     /// ([`GemmBlocking::reads_b_in_place`]: a column-major B, `m ≤ MC`).
     pub b_in_place: bool,
+    /// The depth of a step of k over B's full micro-panels read in place
+    /// ([`GemmBlocking::blocks_b_in_place`]; `blocks.kc` when B is not read in place).
+    pub b_in_place_kc: usize,
     /// The full A micro-panels are read in place, not packed
     /// ([`GemmBlocking::reads_a_in_place`]: a small column-major A).
     pub a_in_place: bool,
@@ -129,6 +132,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
             let b_per_panel = blocking.packs_b_per_panel(um);
             let b_in_place = blocking.reads_b_in_place(um, b_rs, b_cs);
             let a_in_place = blocking.reads_a_in_place(um, uk, a_rs, a_cs);
+            let b_in_place_kc = if b_in_place { blocking.blocks_b_in_place(um, un, uk).kc } else { blocks.kc };
             levels.push(LevelSchedule {
                 blocking,
                 blocks,
@@ -136,6 +140,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
                 b_panel,
                 b_per_panel,
                 b_in_place,
+                b_in_place_kc,
                 a_in_place,
                 caches,
                 from_cpuid,
@@ -232,9 +237,12 @@ impl fmt::Display for LevelSchedule {
             writeln!(
                 f,
                 "  B in place: B is column-major and m <= MC = {}: the micro-kernels read its full micro-panels \
-                 where they are (column stride ldb for KC), no packing pass; an edge panel of fewer than {} \
-                 columns is packed",
-                b.mc, b.nr
+                 where they are (column stride ldb for KC), no packing pass, in steps of k {} deep (all of k, at \
+                 most {}); an edge panel of fewer than {} columns runs apart, packed, in steps of KC",
+                b.mc,
+                self.b_in_place_kc,
+                crate::gemm_blocking::GEMM_DEEP_KC,
+                b.nr
             )?;
         }
         if self.a_in_place {
@@ -365,6 +373,10 @@ mod tests {
         assert_eq!(s.levels.iter().map(|l| l.b_in_place).collect::<Vec<_>>(), [true, false, false]);
         assert!(s.to_string().contains("B in place: B is column-major and m <= MC = 256"), "{s}");
         assert!(s.to_string().contains("each B micro-panel read in place (an edge panel packed) inside jr"), "{s}");
+        // Steps of all of k over B in place (k = 5000: two of 2500), of KC where B is packed.
+        let s = schedule("(16,5000):(1,16)", "(4096,5000):(5000,1)", "(16,4096):(1,16)", GemmElem::F64);
+        assert_eq!(s.levels.iter().map(|l| l.b_in_place_kc).collect::<Vec<_>>()[..2], [2500, s.levels[1].blocks.kc]);
+        assert!(s.to_string().contains("in steps of k 2500 deep (all of k, at most 4096)"), "{s}");
         // B contiguous along n (row-major as K×N): packed.
         let s = schedule("(256,256):(1,256)", "(256,256):(1,256)", "(256,256):(1,256)", GemmElem::F64);
         assert!(!s.levels[0].b_in_place, "{s}");

@@ -26,8 +26,14 @@
 //!   before the micro-kernels of its columns (it is then read from L1), or at AVX-512 a
 //!   column-major B is read in place, each panel as two tiles of `NR/2` columns when its
 //!   columns would crowd one set of L1d beyond its ways (`b_in_place_halves`, from CPUID's L1d
-//!   ways). A step of k shallower than `KC` takes an A block of as many more rows as keep its
-//!   elements, up to `8·MC` (`mc_for_depth`). AVX-512 B panels are
+//!   ways), and in steps of all of k (at most 4096 deep, `blocks_b_in_place`: each column of B
+//!   is read in whole runs), its edge panel as a problem of its own. A step of k shallower than
+//!   `KC` takes an A block of as many more rows as keep its elements, up to `8·MC`
+//!   (`mc_for_depth`). A shallow product (`k ≤ 64`) whose C columns all start at one offset
+//!   inside a cache line runs the rows before the line apart, so that the other tiles store
+//!   whole lines (`c_line_peel`); a product of one step of k with β = 0 whose C is larger
+//!   than L3 stores its full tiles past the caches (non-temporal stores on aligned columns,
+//!   an `sfence` per thread: `streams_c`). AVX-512 B panels are
 //!   column-major with a fixed column stride `KC` (`((KC,NR),NC/NR):((1,KC),NR·KC)` over
 //!   `(k, j)`: a column-major B packs by vector copies and the kernel's broadcasts have
 //!   immediate offsets); the other levels' are `((NR,NC/NR),KC):((1,NR·KC),NR)`. AVX-512
