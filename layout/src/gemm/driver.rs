@@ -169,7 +169,7 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// the rows, tile `q` with A at `a + q·a_tile` and C at `c + q·MR·c_rs` (and the same B),
 /// each prefetching as above; `tiles ≤ 1` is one tile. With `stream` and `β = 0`, the SIMD
 /// kernels write the full tiles of a C whose columns are aligned to the vector with
-/// non-temporal stores (C not read or prefetched; the caller then calls [`fence_streams`]).
+/// non-temporal stores (C not read or prefetched; the caller holds a [`StreamFence`]).
 #[derive(Clone, Copy, Debug)]
 pub struct MicroArgs<T> {
     pub k: usize,
@@ -594,6 +594,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // C written past the caches (the plan's `streams_c`), unless an epilogue pass reads the
     // tiles back after their micro-kernels.
     let stream = p.beta == T::ZERO && plan.streams_c(p.m, p.n, p.k) && p.ep.as_ref().is_none_or(|e| e.fuses());
+    // The `sfence` after the streamed stores of C, on return or unwind.
+    let fence = StreamFence(stream);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
     let b_len = nc_max.div_ceil(nr) * K::b_panel(kc_max);
     let bytes = (a_len + b_len) * core::mem::size_of::<T>();
@@ -773,21 +775,27 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
             jc += nc;
         }
     }
-    if stream {
-        fence_streams();
-    }
     drop(scratch);
+    drop(fence);
 }
 
-/// Orders this thread's non-temporal stores (of [`MicroArgs::stream`]) before its later
-/// stores (`sfence`), so that a thread that synchronizes with this one afterwards sees C.
-#[inline]
-pub fn fence_streams() {
-    // SAFETY: SSE is part of x86_64.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        core::arch::x86_64::_mm_sfence()
-    };
+/// When dropped (at the end of an engine call, or while a panic of the epilogue unwinds
+/// through it), orders this thread's non-temporal stores (of [`MicroArgs::stream`]) before its
+/// later stores (`sfence`), so that a thread that synchronizes with this one afterwards sees
+/// C; `StreamFence(false)` does nothing.
+pub struct StreamFence(pub bool);
+
+impl Drop for StreamFence {
+    #[inline]
+    fn drop(&mut self) {
+        if self.0 {
+            // SAFETY: SSE is part of x86_64.
+            #[cfg(target_arch = "x86_64")]
+            unsafe {
+                core::arch::x86_64::_mm_sfence()
+            };
+        }
+    }
 }
 
 /// A full micro-panel over B read in place ([`Kernel::micro_b`]): one tile, or two of `NR/2`

@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::GemmScalar;
-use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch, fence_streams, micro_b_panel};
+use super::driver::{ALIGN, Buf, Kernel, MicroArgs, NextA, Problem, Scratch, StreamFence, micro_b_panel};
 use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
 use layout_plan::{GemmBlocking, GemmBlocks, GemmGrid};
 
@@ -252,6 +252,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
     let a_len = if g.a_private { (mc_max.div_ceil(mr) * g.a_slot).next_multiple_of(ALIGN) } else { 0 };
     let b_len = if g.b_private { g.b_slot } else { 0 };
     let own = (a_len + b_len > 0).then(|| Scratch::take((a_len + b_len) * core::mem::size_of::<T>()));
+    // The `sfence` after this task's streamed stores of C, on return or unwind.
+    let fence = StreamFence(g.stream);
     let own_a = own.as_ref().map_or(core::ptr::null_mut(), |s| s.0.ptr.cast::<T>());
     // SAFETY: `a_len` elements into a scratch of `a_len + b_len` (or a null pointer, unused,
     // offset by 0).
@@ -476,8 +478,6 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
         }
         jc += nc;
     }
-    if g.stream {
-        fence_streams();
-    }
     drop(own);
+    drop(fence);
 }
