@@ -337,6 +337,20 @@ fn cases(rng: &mut Rng) -> Vec<Case> {
         }
     }
     if !small {
+        // A column-major A over 512 KiB (the next A block prefetched by the first calls of
+        // each block, several tiles per call after them), several A blocks and steps of k.
+        out.push(Case {
+            m: 700,
+            n: 50,
+            k: 400,
+            sa: Storage::Col(1),
+            sb: Storage::Row(0),
+            sc: Storage::Col(2),
+            alpha: -0.5,
+            beta: 1.5,
+        });
+    }
+    if !small {
         // B read in place in steps of all of k (`GemmBlocking::blocks_b_in_place`): one tile of
         // rows and several, `n` a multiple of NR = 12 and not (the edge panel then runs apart),
         // and k past `GEMM_DEEP_KC` = 4096 (equal steps).

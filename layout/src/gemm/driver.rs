@@ -721,9 +721,10 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 };
                                 // The full tiles of this row of the block from A's same source
                                 // (in place, or packed) in one call (`tiles`, A's panels
-                                // `a_tile` apart): not with the next A block's prefetch (its
-                                // lines are spread per call), nor for an edge tile.
-                                let group = K::TILES && (!prefetch_a || direct_a) && (!fused || nrr == nr);
+                                // `a_tile` apart): not while calls prefetch the next A block
+                                // (its lines are spread over the block's first calls; none
+                                // after a call without), nor for an edge tile.
+                                let group = K::TILES && pf_n == 0 && (!fused || nrr == nr);
                                 let tiles = if !group || mrr < mr {
                                     1
                                 } else if ir < full {

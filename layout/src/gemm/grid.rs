@@ -407,10 +407,11 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
                             // The full tiles of this row of the block from A's same source (in
                             // place, or packed panels `a_tile` apart) in one call, as the
-                            // one-thread engine: not with the next A block's prefetch, nor for
-                            // an edge tile. (Rows `i..i + tiles·mr` are in the block, so in A:
-                            // each of these tiles reads A in place if the first does.)
-                            let group = K::TILES && !g.prefetch_a && (!fused || nrr == nr);
+                            // one-thread engine: not while calls prefetch the next A block,
+                            // nor for an edge tile. (Rows `i..i + tiles·mr` are in the block, so
+                            // in A: each of these tiles reads A in place if the first does.)
+                            let (pf, pf_n) = next.call(call);
+                            let group = K::TILES && pf_n == 0 && (!fused || nrr == nr);
                             let tiles = if group && mrr == mr { (mc - ir) / mr } else { 1 };
                             let a_tile = if g.direct_a && mr <= p.m - i {
                                 mr as isize * p.a_rs
@@ -419,7 +420,6 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             } else {
                                 g.a_slot as isize
                             };
-                            let (pf, pf_n) = next.call(call);
                             call += tiles;
                             let t = MicroArgs {
                                 k: kc,
