@@ -111,6 +111,30 @@ impl<T: GemmScalar> Problem<T> {
         let (a, c) = (self.a.wrapping_offset(s * self.a_rs), self.c.wrapping_offset(s * self.c_rs));
         Problem { m: len, a, c, ep: self.ep.map(|e| e.shifted(start, true)), ..*self }
     }
+
+    /// The cache blocks both engines run this problem in with `plan`: steps of all of k
+    /// over a B read in place (the plan's `blocks_b_in_place`) when every micro-panel of B
+    /// is full in every share of `n_share` columns (`n` and `n_share` multiples of NR: a
+    /// step deeper than `KC` is never packed into a B panel), else the plan's `blocks`.
+    #[inline]
+    pub fn blocks(&self, plan: &GemmBlocking, n_share: usize) -> GemmBlocks {
+        let (m, n, k) = (self.m, self.n, self.k);
+        if plan.reads_b_in_place(m, self.b_rs, self.b_cs)
+            && n.is_multiple_of(plan.nr)
+            && n_share.is_multiple_of(plan.nr)
+        {
+            plan.blocks_b_in_place(m, n, k)
+        } else {
+            plan.blocks(m, n, k)
+        }
+    }
+
+    /// Whether both engines write C past the caches: `β = 0`, the plan's `streams_c`, and no
+    /// epilogue pass that reads the tiles back after their micro-kernels.
+    #[inline]
+    pub fn streams_c(&self, plan: &GemmBlocking) -> bool {
+        self.beta == T::ZERO && plan.streams_c(self.m, self.n, self.k) && self.ep.as_ref().is_none_or(|e| e.fuses())
+    }
 }
 
 /// `C = β·C` (zeros when `β = 0`, without reading C), the epilogue applied to each block of
@@ -581,11 +605,9 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     // which implies `per_panel`: the other panels are packed one at a time).
     let direct_b = K::MICRO_B && plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
     debug_assert!(!direct_b || per_panel);
-    // Steps of all of k when every panel of B is read in place (no edge panel: `n` a multiple
-    // of NR), else the plan's blocks. A deeper step than `KC` is never packed into a B panel.
-    let deep = direct_b && p.n.is_multiple_of(nr);
-    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } =
-        if deep { plan.blocks_b_in_place(p.m, p.n, p.k) } else { plan.blocks(p.m, p.n, p.k) };
+    // Steps of all of k when every panel of B is read in place (no edge panel), else the
+    // plan's blocks: a step deeper than `KC` is never packed into a B panel.
+    let GemmBlocks { mc: mc_max, nc: nc_max, kc: kc_max } = p.blocks(&plan, p.n);
     let halves = direct_b && plan.b_in_place_halves(p.b_cs);
     // Full micro-panels of a small column-major A read in place (the plan's
     // `reads_a_in_place`); only an edge panel of fewer than `MR` rows is packed.
@@ -593,7 +615,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
     let prefetch_a = plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
     // C written past the caches (the plan's `streams_c`), unless an epilogue pass reads the
     // tiles back after their micro-kernels.
-    let stream = p.beta == T::ZERO && plan.streams_c(p.m, p.n, p.k) && p.ep.as_ref().is_none_or(|e| e.fuses());
+    let stream = p.streams_c(&plan);
     // The `sfence` after the streamed stores of C, on return or unwind.
     let fence = StreamFence(stream);
     let a_len = (mc_max * kc_max).next_multiple_of(ALIGN);
@@ -620,7 +642,7 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                 if !per_panel {
                     // SAFETY: rows `pc..pc+kc`, columns `jc..jc+nc` of B (in bounds); `bp` has
                     // `b_len ≥ nc.div_ceil(nr)·b_panel(kc)` elements (`b_panel` grows with kc),
-                    // `kc ≤ KC` (`deep` implies `per_panel`).
+                    // `kc ≤ KC` (deeper steps only over B in place, which implies `per_panel`).
                     unsafe {
                         let b = p.b.offset(pc as isize * p.b_rs + jc as isize * p.b_cs);
                         K::pack_b(bp, b, p.b_cs, p.b_rs, nc, kc);
@@ -665,8 +687,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                             unsafe { p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs) }
                         } else if per_panel {
                             // SAFETY: rows `pc..pc+kc`, columns `jc+jr..jc+jr+nrr` of B (in
-                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements, `kc ≤ KC` (not
-                            // `deep`: there every panel is full and read in place).
+                            // bounds); `bp` has `b_len ≥ b_panel(kc)` elements, `kc ≤ KC` (a
+                            // deeper step only where every panel is full and read in place).
                             unsafe {
                                 let b = p.b.offset(pc as isize * p.b_rs + (jc + jr) as isize * p.b_cs);
                                 K::pack_b(bp, b, p.b_cs, p.b_rs, nrr, kc);

@@ -93,11 +93,9 @@ impl<T: GemmScalar> Shared<T> {
     /// first round not begun: call [`round`](Self::round)).
     pub fn new(p: &Problem<T>, grid: GemmGrid, plan: GemmBlocking) -> Self {
         let direct_b = plan.reads_b_in_place(p.m, p.b_rs, p.b_cs);
-        // Steps of all of k when every B panel of every task is read in place (`n` and the
-        // column shares multiples of NR), as the one-thread engine; a step deeper than `KC`
-        // is never packed into a B panel.
-        let deep = direct_b && p.n.is_multiple_of(plan.nr) && grid.col_share.is_multiple_of(plan.nr);
-        let kc = if deep { plan.blocks_b_in_place(p.m, p.n, p.k).kc } else { plan.blocks(p.m, p.n, p.k).kc };
+        // Steps of all of k when every B panel of every task is read in place, as the
+        // one-thread engine.
+        let kc = p.blocks(&plan, grid.col_share).kc;
         let (a_panels, b_panels) = (p.m.div_ceil(plan.mr), p.n.div_ceil(plan.nr));
         let (a_slot, b_slot) = (plan.mr * kc, plan.b_panel_stride(kc));
         // Private A blocks are packed whole, as the one-thread engine's, and prefetched
@@ -108,7 +106,7 @@ impl<T: GemmScalar> Shared<T> {
         let e = core::mem::size_of::<T>();
         let b_private = grid.tm == 1 && plan.packs_b_per_panel(p.m);
         let prefetch_a = a_private && !direct_a && plan.prefetches_next_a(p.m, p.k, p.a_rs, p.a_cs);
-        let stream = p.beta == T::ZERO && plan.streams_c(p.m, p.n, p.k) && p.ep.as_ref().is_none_or(|e| e.fuses());
+        let stream = p.streams_c(&plan);
         let (a_step, b_step) = (
             if a_private { 0 } else { (a_panels * a_slot).next_multiple_of(ALIGN) },
             if b_private { 0 } else { b_panels * b_slot },

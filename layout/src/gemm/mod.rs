@@ -679,22 +679,25 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
     // SAFETY: flipping and transposing keep the same set of element addresses (the caller's
     // bounds).
     unsafe { p.normalize() };
-    if !layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k) {
-        // The rows before C's first cache line apart (the plan's `c_line_peel`), so that the
-        // other rows' tiles store whole lines.
-        let r0 = plan::<T>().c_line_peel(p.m, p.k, p.c as usize, p.c_rs, p.c_cs);
-        if r0 > 0 {
-            // SAFETY: two sub-problems of the caller's, rows `0..r0` and `r0..m` of A and C
-            // (`r0 < m`), each normalized.
-            unsafe {
-                run_normalized(p.rows(0, r0), parallel);
-                run_normalized(p.rows(r0, p.m - r0), parallel);
-            }
-            return;
+    if layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k) {
+        // SAFETY: the caller's bounds, kept by `normalize`.
+        return unsafe { T::run(&p, true) };
+    }
+    let plan = plan::<T>();
+    // The rows before C's first cache line apart (the plan's `c_line_peel`), so that the
+    // other rows' tiles store whole lines.
+    let r0 = plan.c_line_peel(p.m, p.k, p.c as usize, p.c_rs, p.c_cs);
+    if r0 > 0 {
+        // SAFETY: two sub-problems of the caller's, rows `0..r0` and `r0..m` of A and C
+        // (`r0 < m`), each normalized.
+        unsafe {
+            run_normalized(p.rows(0, r0), parallel, &plan);
+            run_normalized(p.rows(r0, p.m - r0), parallel, &plan);
         }
+        return;
     }
     // SAFETY: the caller's bounds, kept by `normalize`.
-    unsafe { run_normalized(p, parallel) }
+    unsafe { run_normalized(p, parallel, &plan) }
 }
 
 /// The blocking of `T` at the level the kernels run at, on this machine.
@@ -703,29 +706,28 @@ fn plan<T: GemmScalar>() -> layout_plan::GemmBlocking {
     layout_plan::gemm_blocking::gemm_blocking(crate::kernels::level(), elem).on_this_machine()
 }
 
-/// Runs a normalized `p` with `α ≠ 0`, `k ≥ 1` (see [`run_problem`]).
+/// Runs a normalized `p` with `α ≠ 0`, `k ≥ 1` (see [`run_problem`]); `plan` is [`plan`]'s.
 ///
 /// # Safety
 /// [`run_problem`]'s.
-unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool) {
+unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool, plan: &layout_plan::GemmBlocking) {
     let small = layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     if !small {
         // B read in place over more than one step of k: its full micro-panels apart from its
-        // edge panel, so that they run in steps of all of k (the plan's `blocks_b_in_place`).
-        let plan = plan::<T>();
+        // edge panel, so that they run in steps of all of k (`Problem::blocks`).
         let full = p.n - p.n % plan.nr;
         if plan.reads_b_in_place(p.m, p.b_rs, p.b_cs) && p.k > plan.kc && full > 0 && full < p.n {
             // SAFETY: two sub-problems of the caller's, columns `0..full` and `full..n` of B
             // and C, each normalized.
             unsafe {
-                run_normalized(p.columns(0, full), parallel);
-                run_normalized(p.columns(full, p.n - full), parallel);
+                run_normalized(p.columns(0, full), parallel, plan);
+                run_normalized(p.columns(full, p.n - full), parallel, plan);
             }
             return;
         }
     }
     #[cfg(feature = "rayon")]
-    if parallel && !small && par::run(&p) {
+    if parallel && !small && par::run(&p, plan) {
         return;
     }
     #[cfg(not(feature = "rayon"))]
@@ -748,13 +750,12 @@ mod par {
     /// (`m·n·k < GEMM_PAR_MIN`) or the grid has one task. A problem whose one step of k over
     /// all of m and n would pack more than four rounds' bytes is cut in two halves along
     /// the larger of m and n, run one after the other.
-    pub(super) fn run<T: GemmScalar>(p: &Problem<T>) -> bool {
+    pub(super) fn run<T: GemmScalar>(p: &Problem<T>, plan: &layout_plan::GemmBlocking) -> bool {
         let threads = rayon::current_num_threads();
         if threads < 2 || p.m.saturating_mul(p.n).saturating_mul(p.k) < GEMM_PAR_MIN {
             return false;
         }
         let level = crate::kernels::level();
-        let plan = super::plan::<T>();
         let kc = plan.blocks(p.m, p.n, p.k).kc;
         let step = (p.m.saturating_add(p.n)).saturating_mul(kc).saturating_mul(core::mem::size_of::<T>());
         if step > 4 * GEMM_PAR_ROUND_BYTES && (p.m > 2 * GEMM_PAR_GRAIN_M || p.n > 2 * GEMM_PAR_GRAIN_N) {
@@ -766,7 +767,7 @@ mod par {
                 [p.rows(0, h), p.rows(h, p.m - h)]
             };
             for half in &halves {
-                if !run(half) {
+                if !run(half, plan) {
                     // SAFETY: a half is a sub-problem of the caller's (rows or columns of C).
                     unsafe { T::run(half, false) }
                 }
@@ -777,7 +778,7 @@ mod par {
         if grid.tasks() < 2 {
             return false;
         }
-        let mut g = Shared::new(p, grid, plan);
+        let mut g = Shared::new(p, grid, *plan);
         while g.round(p.k) {
             let g = &g;
             (0..task_count(g)).into_par_iter().for_each(|t| {
