@@ -2,8 +2,9 @@
 //! (`cute_layout::__private::{micro_kernels_f32, micro_kernels_f64, packers}`, which run one
 //! pass of a kernel or one packing over buffers this harness allocates and times): the
 //! full-tile micro-kernels of every level this CPU has (AVX-512 f32 32×12 and f64 16×12;
-//! AVX2 f32 16×6 and f64 8×6, with the unused shapes 24×4 and 12×4 for comparison) on packed
-//! panels that stay in L1/L2, in GFLOP/s of the best of 200 rounds of 10 passes; and the AVX2
+//! AVX2 f32 16×6 and f64 8×6, with the unused shapes AVX-512 64×6 and 32×6, AVX2 24×4 and
+//! 12×4 for comparison) on packed panels that stay in L1/L2, 256 deep and 64 deep (a shallow
+//! product's tiles), in GFLOP/s of the best of 200 rounds of 10 passes; and the AVX2
 //! packer against the generic one on a 264×256 f32 block contiguous along k, best of 200
 //! rounds of 20 calls. A level the CPU lacks prints nothing; `LAYOUT_SIMD_LEVEL` caps the
 //! level.
@@ -37,7 +38,7 @@ fn time_micro<T: GemmScalar + From<f32>>(k: &MicroKernel<T>, kc: usize, tiles: u
 
 /// Prints the GFLOP/s (`2·MR·NR·kc·tiles` per pass) of each kernel whose name passes `filter`.
 fn micro<T: GemmScalar + From<f32>>(kernels: &[MicroKernel<T>], filter: &str) {
-    for (kc, tiles) in [(256, 1), (256, 8), (256, 16)] {
+    for (kc, tiles) in [(256, 1), (256, 8), (256, 16), (64, 16), (64, 32)] {
         for k in kernels {
             let name = format!("micro {} kc {kc} tiles {tiles}", k.name());
             if name.contains(filter) {

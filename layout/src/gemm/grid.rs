@@ -300,17 +300,30 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                 } else {
                     // The panels this task claims, in runs of consecutive ones packed by one
                     // call column by column (when the slots are the packer's layout: a
-                    // step of full depth), each published once packed.
+                    // step of full depth), each published once packed: first those of its
+                    // share of the block (the `c`-th of `tn`, so the tasks of one row of the
+                    // grid, arriving together, pack the block together), then any other
+                    // still unclaimed (of tasks not arrived yet). Private panels (`tn = 1`) are
+                    // all this task's share.
                     let packs = |q: usize| !(g.direct_a && mr <= p.m - q * mr);
-                    let mut q = q0;
-                    while q < q1 {
+                    let share = (q1 - q0).div_ceil(g.grid.tn);
+                    let own = (q0 + c * share).min(q1);
+                    let (mut q, mut end, mut rest) = (own, (own + share).min(q1), !g.a_private);
+                    loop {
+                        if q >= end {
+                            if !rest {
+                                break;
+                            }
+                            (q, end, rest) = (q0, q1, false);
+                            continue;
+                        }
                         if !(packs(q) && (g.a_private || claim(g.a_flag(s, q)))) {
                             q += 1;
                             continue;
                         }
                         let mut e = q + 1;
                         if kc == g.kc {
-                            while e < q1 && packs(e) && (g.a_private || claim(g.a_flag(s, e))) {
+                            while e < end && packs(e) && (g.a_private || claim(g.a_flag(s, e))) {
                                 e += 1;
                             }
                         }

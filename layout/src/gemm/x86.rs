@@ -200,8 +200,16 @@ unsafe fn micro_tile<
             b = b.add(bs);
         }
     }
-    // SAFETY: the features, as above.
-    let va = unsafe { I::splat(alpha) };
+    // α·(A·B), not multiplied when α = 1 (whose product is the same value: a shallow
+    // product's tiles then spend no FMA-port cycle on it).
+    if alpha != T::ONE {
+        // SAFETY: the features, as above.
+        let va = unsafe { I::splat(alpha) };
+        // SAFETY: as above.
+        unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
+            unroll!(i in [0 1 2 3] { if i < MV && j < NR { acc[i][j] = unsafe { I::mul(va, acc[i][j]) }; } });
+        });
+    }
     if rs == 1 && mr == mr_full {
         // Every row of the tile (the columns `j < nr`): plain vector stores (AMD's masked
         // stores are microcoded).
@@ -213,7 +221,7 @@ unsafe fn micro_tile<
                     if j < NR && j < nr {
                         let cj = c.wrapping_offset(j as isize * cs);
                         let mut col = [z; MV];
-                        unroll!(i in [0 1 2 3] { if i < MV { col[i] = I::mul(va, acc[i][j]); } });
+                        unroll!(i in [0 1 2 3] { if i < MV { col[i] = acc[i][j]; } });
                         let col = post.column::<I, MV>(row, j, col);
                         if stream {
                             // (`cj + i·l` is aligned to the vector: `stream`'s condition.)
@@ -230,7 +238,7 @@ unsafe fn micro_tile<
                         let cj = c.wrapping_offset(j as isize * cs);
                         let mut col = [z; MV];
                         unroll!(i in [0 1 2 3] {
-                            if i < MV { col[i] = I::fma(vb, I::load(cj.add(i * l)), I::mul(va, acc[i][j])); }
+                            if i < MV { col[i] = I::fma(vb, I::load(cj.add(i * l)), acc[i][j]); }
                         });
                         let col = post.column::<I, MV>(row, j, col);
                         unroll!(i in [0 1 2 3] { if i < MV { I::store(cj.add(i * l), col[i]); } });
@@ -252,7 +260,7 @@ unsafe fn micro_tile<
                     if j < NR && j < nr {
                         let cj = c.wrapping_offset(j as isize * cs);
                         unroll!(i in [0 1 2 3] {
-                            if i < MV { I::store_masked(cj.wrapping_add(i * l), mk[i], I::mul(va, acc[i][j])); }
+                            if i < MV { I::store_masked(cj.wrapping_add(i * l), mk[i], acc[i][j]); }
                         });
                     }
                 });
@@ -264,7 +272,7 @@ unsafe fn micro_tile<
                         unroll!(i in [0 1 2 3] {
                             if i < MV {
                                 let old = I::load_masked(cj.wrapping_add(i * l), mk[i]);
-                                I::store_masked(cj.wrapping_add(i * l), mk[i], I::fma(vb, old, I::mul(va, acc[i][j])));
+                                I::store_masked(cj.wrapping_add(i * l), mk[i], I::fma(vb, old, acc[i][j]));
                             }
                         });
                     }
@@ -282,7 +290,7 @@ unsafe fn micro_tile<
             });
         }
         // SAFETY: the tile's bounds (the caller's).
-        unsafe { write_back(&buf, mr_full, c, rs, cs, mr, nr, alpha, beta) }
+        unsafe { write_back(&buf, mr_full, c, rs, cs, mr, nr, T::ONE, beta) }
     }
 }
 

@@ -5,10 +5,16 @@ use super::*;
 use crate::gemm::parts::{MicroKernel, Packer};
 use crate::kernels::{Level, level};
 
-// Two tile shapes the engine does not use, for comparison with its AVX2 16×6 and 8×6.
+// Tile shapes the engine does not use, for comparison with its AVX2 16×6 and 8×6 and its
+// AVX-512 32×12 and 16×12 (4 vectors of A by 6 broadcasts: 10 loads per 24 FMAs, against 14;
+// the B panels' column stride `KC`, as the engine's).
 instances!("avx2,fma";
     t_f32_3x4(t: &MicroArgs<f32>) = micro::<f32, Avx2, 3, 4, 1, 4, false>;
     t_f64_3x4(t: &MicroArgs<f64>) = micro::<f64, Avx2, 3, 4, 1, 4, false>;
+);
+instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
+    t_f32_4x6(t: &MicroArgs<f32>) = micro::<f32, Avx512, 4, 6, 384, 1, false>;
+    t_f64_4x6(t: &MicroArgs<f64>) = micro::<f64, Avx512, 4, 6, 256, 1, false>;
 );
 
 /// See [`crate::gemm::parts::micro_kernels_f32`].
@@ -21,6 +27,7 @@ pub(in crate::gemm) fn micro_kernels_f32() -> Vec<MicroKernel<f32>> {
     // within `MicroKernel::lens`.
     if l == Level::Avx512 {
         out.push(MicroKernel { name: "avx512 f32 32x12", mr: 32, nr: 12, f: micro_avx512_f32 });
+        out.push(MicroKernel { name: "avx512 f32 64x6", mr: 64, nr: 6, f: t_f32_4x6 });
     }
     if l >= Level::Avx2 {
         out.push(MicroKernel { name: "avx2 f32 16x6", mr: 16, nr: 6, f: micro_avx2_f32 });
@@ -36,6 +43,7 @@ pub(in crate::gemm) fn micro_kernels_f64() -> Vec<MicroKernel<f64>> {
     // As in `micro_kernels_f32` (AVX-512 B strides `256, 1`).
     if l == Level::Avx512 {
         out.push(MicroKernel { name: "avx512 f64 16x12", mr: 16, nr: 12, f: micro_avx512_f64 });
+        out.push(MicroKernel { name: "avx512 f64 32x6", mr: 32, nr: 6, f: t_f64_4x6 });
     }
     if l >= Level::Avx2 {
         out.push(MicroKernel { name: "avx2 f64 8x6", mr: 8, nr: 6, f: micro_avx2_f64 });
