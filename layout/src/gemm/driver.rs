@@ -188,10 +188,13 @@ impl<T: GemmScalar> Madd<T> for Unfused {
 /// and `C(i, j)` at `c + i·c_rs + j·c_cs`. At step `p` the SIMD kernels over packed B
 /// panels also prefetch into L2 the `pf_n ≤` [`NEXT_A_LINES`] consecutive lines from
 /// `pf + p·pf_cs`: the source of the next A block, which the packer then reads from L2 (any
-/// address: a prefetch does not access memory; `pf_n = 0`: none). With `tiles > 1` (kernels
-/// whose [`Kernel::TILES`] is true, full tiles: `mr = MR`) the call runs `tiles` tiles down
-/// the rows, tile `q` with A at `a + q·a_tile` and C at `c + q·MR·c_rs` (and the same B),
-/// each prefetching as above; `tiles ≤ 1` is one tile. With `stream` and `β = 0`, the SIMD
+/// address: a prefetch does not access memory; `pf_n = 0`: none), and at each of their first
+/// `pf_b_n` steps one line into L2, the lines one after another from `pf_b` (the next packed B
+/// micro-panel, which the next tiles then read from L2 rather than from L3). With `tiles > 1`
+/// (kernels whose [`Kernel::TILES`] is true, full tiles: `mr = MR`) the call runs `tiles`
+/// tiles down the rows, tile `q` with A at `a + q·a_tile` and C at `c + q·MR·c_rs` (and the
+/// same B), each prefetching as above, except that the B lines go on from tile to tile (tile
+/// `q` from line `q·k`); `tiles ≤ 1` is one tile. With `stream` and `β = 0`, the SIMD
 /// kernels write the full tiles of a C whose columns are aligned to the vector with
 /// non-temporal stores (C not read or prefetched; the caller holds a [`StreamFence`]).
 #[derive(Clone, Copy, Debug)]
@@ -212,6 +215,8 @@ pub struct MicroArgs<T> {
     pub pf: *const T,
     pub pf_cs: isize,
     pub pf_n: usize,
+    pub pf_b: *const T,
+    pub pf_b_n: usize,
     pub tiles: usize,
     pub a_tile: isize,
     pub stream: bool,
@@ -398,6 +403,8 @@ pub unsafe fn direct<T: GemmScalar, D: Direct<T>>(p: &Problem<T>) {
                     pf: a,
                     pf_cs: 0,
                     pf_n: 0,
+                    pf_b: core::ptr::null(),
+                    pf_b_n: 0,
                     tiles: 1,
                     a_tile: 0,
                     stream: false,
@@ -720,6 +727,17 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 };
                                 let (b_rs, b_cs, c_rs, c_cs) = (p.b_rs, p.b_cs, p.c_rs, p.c_cs);
                                 let (pf, pf_n) = next.call(call);
+                                // The next panel of the packed B block into L2, by the first
+                                // tiles of this one (tile `ir / MR` from line `(ir / MR)·kc`).
+                                let (pf_b, pf_b_n) = if per_panel || in_place || jr + nr >= nc {
+                                    (core::ptr::null(), 0)
+                                } else {
+                                    let line = 64 / core::mem::size_of::<T>();
+                                    let lines = K::b_panel(kc).div_ceil(line);
+                                    let done = (ir / mr * kc).min(lines);
+                                    let at = bp.wrapping_add((jr / nr + 1) * K::b_panel(kc) + done * line);
+                                    (at.cast_const(), lines - done)
+                                };
                                 let t = MicroArgs {
                                     k: kc,
                                     a,
@@ -737,6 +755,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                     pf,
                                     pf_cs: p.a_cs,
                                     pf_n,
+                                    pf_b,
+                                    pf_b_n,
                                     tiles: 1,
                                     a_tile: 0,
                                     stream,

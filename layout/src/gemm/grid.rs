@@ -449,6 +449,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf,
                                 pf_cs: p.a_cs,
                                 pf_n,
+                                pf_b: core::ptr::null(),
+                                pf_b_n: 0,
                                 tiles,
                                 a_tile,
                                 stream: g.stream,

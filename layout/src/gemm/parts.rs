@@ -88,6 +88,8 @@ impl<T: super::GemmScalar> MicroKernel<T> {
                     pf: core::ptr::null(),
                     pf_cs: 0,
                     pf_n: 0,
+                    pf_b: core::ptr::null(),
+                    pf_b_n: 0,
                     tiles: 1,
                     a_tile: 0,
                     stream: false,

@@ -104,8 +104,12 @@ unsafe fn micro_post<
     }
     let mr = MV * I::LANES;
     let (mut a, mut c) = (t.a, t.c);
+    let line = 64 / core::mem::size_of::<T>();
     for q in 0..t.tiles {
-        let u = MicroArgs { a, c, tiles: 1, ..*t };
+        // The next B panel's lines go on from the previous tile's.
+        let done = q * t.k;
+        let (pf_b, pf_b_n) = (t.pf_b.wrapping_add(done.min(t.pf_b_n) * line), t.pf_b_n.saturating_sub(done));
+        let u = MicroArgs { a, c, tiles: 1, pf_b, pf_b_n, ..*t };
         // SAFETY: the caller's, for tile `q` (A's panel `q·a_tile` on, C's rows `q·MR` on).
         unsafe { micro_tile::<T, I, MV, NR, BJ, BS, IN_PLACE, P>(&u, post, q * mr) };
         a = a.wrapping_offset(t.a_tile);
@@ -134,6 +138,7 @@ unsafe fn micro_tile<
 ) {
     const { assert!(MV <= 4 && NR <= 12 && super::driver::NEXT_A_LINES <= 4) };
     let MicroArgs { k: kc, a, a_cs, b, b_cs, c, c_rs: rs, c_cs: cs, mr, nr, alpha, beta, pf, pf_cs, pf_n, .. } = *t;
+    let (mut pf_b, mut pf_b_n) = (t.pf_b, t.pf_b_n);
     let l = I::LANES;
     let mr_full = MV * l;
     // A post that changes the tile runs on full tiles with unit row stride only (its
@@ -193,6 +198,12 @@ unsafe fn micro_tile<
                     }
                 });
                 pf = pf.wrapping_offset(pf_cs);
+            }
+            // The next B panel's lines into L2, one per step.
+            if pf_b_n > 0 {
+                _mm_prefetch::<_MM_HINT_T1>(pf_b.cast::<i8>());
+                pf_b = pf_b.wrapping_add(64 / core::mem::size_of::<T>());
+                pf_b_n -= 1;
             }
             // (Wrapping: after the last step, A read in place may point past its allocation,
             // one column on; the pointer is not read there.)
@@ -1107,6 +1118,8 @@ mod tests {
                             pf: core::ptr::null(),
                             pf_cs: 0,
                             pf_n: 0,
+                            pf_b: core::ptr::null(),
+                            pf_b_n: 0,
                             tiles,
                             a_tile: (mr_full * kc) as isize,
                             stream,
