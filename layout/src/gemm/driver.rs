@@ -596,6 +596,17 @@ impl<T> NextA<T> {
     }
 }
 
+/// The lines of the next packed B micro-panel (`len` elements at `at`) that a call whose first
+/// tile is tile `tile` of the current panel prefetches, one per step of k (see [`MicroArgs`]):
+/// tile `q` from line `q·kc`, so that the panel's first tiles bring in all of it.
+#[inline(always)]
+pub(crate) fn next_b<T>(at: *mut T, len: usize, tile: usize, kc: usize) -> (*const T, usize) {
+    let line = 64 / core::mem::size_of::<T>();
+    let lines = len.div_ceil(line);
+    let done = tile.saturating_mul(kc).min(lines);
+    (at.wrapping_add(done * line).cast_const(), lines - done)
+}
+
 /// The blocked GEMM of a normalized problem on this thread, with kernel `K`.
 ///
 /// # Safety
@@ -732,11 +743,8 @@ pub unsafe fn blocked<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>) {
                                 let (pf_b, pf_b_n) = if per_panel || in_place || jr + nr >= nc {
                                     (core::ptr::null(), 0)
                                 } else {
-                                    let line = 64 / core::mem::size_of::<T>();
-                                    let lines = K::b_panel(kc).div_ceil(line);
-                                    let done = (ir / mr * kc).min(lines);
-                                    let at = bp.wrapping_add((jr / nr + 1) * K::b_panel(kc) + done * line);
-                                    (at.cast_const(), lines - done)
+                                    let at = bp.wrapping_add((jr / nr + 1) * K::b_panel(kc));
+                                    next_b(at, K::b_panel(kc), ir / mr, kc)
                                 };
                                 let t = MicroArgs {
                                     k: kc,

@@ -396,6 +396,18 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                         }
                         g.b_panel(s, q).cast_const()
                     };
+                    // The next B panel this task walks, when it is packed in the round's
+                    // buffer and ready (packed for an earlier A block, or by another task):
+                    // prefetched into L2 by this panel's first tiles, as the one-thread
+                    // engine's.
+                    let next_panel = if g.b_private || x + 1 >= panels {
+                        None
+                    } else {
+                        let jn = (x + 1 + rot) % panels * nr;
+                        let qn = (j0 + jc + jn) / nr;
+                        let in_place_n = g.direct_b && K::MICRO_B && nr.min(nc - jn) == nr;
+                        (!in_place_n && g.b_flag(s, qn).load(Ordering::Relaxed) == READY).then(|| g.b_panel(s, qn))
+                    };
                     let mut ir = 0;
                     while ir < mc {
                         let mrr = mr.min(mc - ir);
@@ -422,6 +434,10 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                             // nor for an edge tile. (Rows `i..i + tiles·mr` are in the block, so
                             // in A: each of these tiles reads A in place if the first does.)
                             let (pf, pf_n) = next.call(call);
+                            let (pf_b, pf_b_n) = match next_panel {
+                                Some(at) => super::driver::next_b(at, K::b_panel(kc), ir / mr, kc),
+                                None => (core::ptr::null(), 0),
+                            };
                             let group = K::TILES && pf_n == 0 && (!fused || nrr == nr);
                             let tiles = if group && mrr == mr { (mc - ir) / mr } else { 1 };
                             let a_tile = if g.direct_a && mr <= p.m - i {
@@ -449,8 +465,8 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                                 pf,
                                 pf_cs: p.a_cs,
                                 pf_n,
-                                pf_b: core::ptr::null(),
-                                pf_b_n: 0,
+                                pf_b,
+                                pf_b_n,
                                 tiles,
                                 a_tile,
                                 stream: g.stream,
