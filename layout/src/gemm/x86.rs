@@ -443,24 +443,30 @@ macro_rules! instances {
     };
 }
 
+/// The column stride of the AVX-512 B panels (the plan's `KC`), built into the kernels, the
+/// B packers and the fused kernels below.
+const KC_F32: usize = GEMM_AVX512_F32.kc;
+/// As [`KC_F32`] for f64.
+const KC_F64: usize = GEMM_AVX512_F64.kc;
+
 // The full tiles, and narrower ones over the same packed B panel for the last columns, so
 // that an edge of 4 columns does not run 12. AVX-512 B panels are column-major with a fixed
 // column stride `KC` (packing a column-major B is then a copy, and the broadcasts' offsets
 // are immediates): `BJ, BS = KC, 1`; AVX2 ones are `NR` elements per step of k: `1, NR`.
 instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
-    micro_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 384, 1, false>;
-    micro_avx512_f32_n8(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 8, 384, 1, false>;
-    micro_avx512_f32_n4(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 4, 384, 1, false>;
+    micro_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, KC_F32, 1, false>;
+    micro_avx512_f32_n8(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 8, KC_F32, 1, false>;
+    micro_avx512_f32_n4(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 4, KC_F32, 1, false>;
     micro_b_avx512_f32(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 12, 0, 0, true>;
-    micro_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 384, 1, false>;
+    micro_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, KC_F32, 1, false>;
     micro_b_avx512_f32_m1(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 12, 0, 0, true>;
     micro_b_avx512_f32_h(t: &MicroArgs<f32>) = micro::<f32, Avx512, 2, 6, 0, 0, true>;
     micro_b_avx512_f32_m1_h(t: &MicroArgs<f32>) = micro::<f32, Avx512, 1, 6, 0, 0, true>;
-    micro_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 256, 1, false>;
-    micro_avx512_f64_n8(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, 256, 1, false>;
-    micro_avx512_f64_n4(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, 256, 1, false>;
+    micro_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, KC_F64, 1, false>;
+    micro_avx512_f64_n8(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 8, KC_F64, 1, false>;
+    micro_avx512_f64_n4(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 4, KC_F64, 1, false>;
     micro_b_avx512_f64(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 12, 0, 0, true>;
-    micro_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 256, 1, false>;
+    micro_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, KC_F64, 1, false>;
     micro_b_avx512_f64_m1(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 12, 0, 0, true>;
     micro_b_avx512_f64_h(t: &MicroArgs<f64>) = micro::<f64, Avx512, 2, 6, 0, 0, true>;
     micro_b_avx512_f64_m1_h(t: &MicroArgs<f64>) = micro::<f64, Avx512, 1, 6, 0, 0, true>;
@@ -471,9 +477,9 @@ instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
     pack_avx512_f64(w: usize, dst: *mut f64, src: *const f64, s_i: isize, s_p: isize, len: usize, kc: usize) =
         pack_a_avx512::<f64, Avx512>;
     pack_b_avx512_f32(dst: *mut f32, src: *const f32, s_j: isize, s_p: isize, len: usize, kc: usize) =
-        pack_b_avx512::<f32, Avx512, 12, 384>;
+        pack_b_avx512::<f32, Avx512, 12, KC_F32>;
     pack_b_avx512_f64(dst: *mut f64, src: *const f64, s_j: isize, s_p: isize, len: usize, kc: usize) =
-        pack_b_avx512::<f64, Avx512, 12, 256>;
+        pack_b_avx512::<f64, Avx512, 12, KC_F64>;
 );
 instances!("avx2,fma";
     micro_avx2_f32(t: &MicroArgs<f32>) = micro::<f32, Avx2, 2, 6, 1, 6, false>;
@@ -492,7 +498,7 @@ instances!("avx2,fma";
 /// panel, or B read in place when `in_place`), as `#[target_feature]` functions generic over
 /// the post.
 macro_rules! fused {
-    ($name:ident, $feat:literal, $t:ty, $isa:ty, $mv:literal, $nr:literal, $bj:literal, $bs:literal) => {
+    ($name:ident, $feat:literal, $t:ty, $isa:ty, $mv:literal, $nr:literal, $bj:tt, $bs:literal) => {
         /// # Safety
         /// [`micro`]'s contract for a full tile (or `t.tiles`) of the level with `c_rs = 1`
         /// (over B in place when `in_place`: [`Kernel::micro_b`]'s); the CPU has the level's
@@ -511,8 +517,8 @@ macro_rules! fused {
     };
 }
 
-fused!(fused_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512, 2, 12, 384, 1);
-fused!(fused_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512, 2, 12, 256, 1);
+fused!(fused_avx512_f32, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f32, Avx512, 2, 12, KC_F32, 1);
+fused!(fused_avx512_f64, "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma", f64, Avx512, 2, 12, KC_F64, 1);
 fused!(fused_avx2_f32, "avx2,fma", f32, Avx2, 2, 6, 1, 6);
 fused!(fused_avx2_f64, "avx2,fma", f64, Avx2, 2, 6, 1, 6);
 
@@ -976,9 +982,9 @@ kernel!(Avx512, f64, GEMM_AVX512_F64, Level::Avx512, rows [8 => micro_avx512_f64
     edges [4 => micro_avx512_f64_n4, 8 => micro_avx512_f64_n8, 12 => micro_avx512_f64],
     direct direct_avx512_f64, pack pack_avx512_f64, pack_b pack_b_avx512_f64,
     micro_b micro_b_avx512_f64 [8 => micro_b_avx512_f64_m1], half 6 [micro_b_avx512_f64_h, micro_b_avx512_f64_m1_h]);
-// The AVX-512 B panels' column stride is `KC` (the `384`, `256` of the micro-kernels and the
-// B packers above).
-const _: () = assert!(<Avx512 as Kernel<f32>>::KC == 384 && <Avx512 as Kernel<f64>>::KC == 256);
+// The AVX-512 B panels' column stride is `KC` (the `KC_F32`, `KC_F64` of the micro-kernels, the
+// B packers and the fused kernels above).
+const _: () = assert!(<Avx512 as Kernel<f32>>::KC == KC_F32 && <Avx512 as Kernel<f64>>::KC == KC_F64);
 
 // AVX2 packs A and B with the same packer (`pack_b` defaults to `pack` with `NR` rows).
 kernel!(Avx2, f32, GEMM_AVX2_F32, Level::Avx2, rows [], edges [3 => micro_avx2_f32_n3, 6 => micro_avx2_f32],

@@ -13,8 +13,8 @@ instances!("avx2,fma";
     t_f64_3x4(t: &MicroArgs<f64>) = micro::<f64, Avx2, 3, 4, 1, 4, false>;
 );
 instances!("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma";
-    t_f32_4x6(t: &MicroArgs<f32>) = micro::<f32, Avx512, 4, 6, 384, 1, false>;
-    t_f64_4x6(t: &MicroArgs<f64>) = micro::<f64, Avx512, 4, 6, 256, 1, false>;
+    t_f32_4x6(t: &MicroArgs<f32>) = micro::<f32, Avx512, 4, 6, KC_F32, 1, false>;
+    t_f64_4x6(t: &MicroArgs<f64>) = micro::<f64, Avx512, 4, 6, KC_F64, 1, false>;
 );
 
 /// See [`crate::gemm::parts::micro_kernels_f32`].
