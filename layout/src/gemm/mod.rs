@@ -56,7 +56,8 @@
 //!   the x86 kernels prefetch A 8 steps of k ahead, and, over packed B panels of a
 //!   column-major A spanning more than 512 KiB (`prefetches_next_a`), the source of the next
 //!   A block into L2 (up to 4 lines per step in the block's first calls), so that the packer
-//!   reads it from L2. The x86 kernels and packers are written once over a SIMD trait
+//!   reads it from L2; the first tiles over a packed B micro-panel prefetch the next panel
+//!   into L2 (one line per step of k). The x86 kernels and packers are written once over a SIMD trait
 //!   implemented per level (`isa.rs`) and instantiated per level and type; their operands
 //!   go by reference (a by-value copy would read the fields back with wide loads that miss
 //!   store forwarding and wait behind the stores of C).
@@ -69,7 +70,8 @@
 //!   (`layout_plan::gemm_grid`); each task runs the blocked loops on its block of C, and
 //!   every A and B micro-panel is packed once per step of k, by the first task that needs
 //!   it, into a buffer the tasks share (flags per panel; `grid.rs`), a run of consecutive
-//!   claimed panels by one packer call. A panel no other task reads is packed into the
+//!   claimed panels by one packer call; the tasks of one row of the grid claim their own
+//!   shares of an A block's panels first, so that they pack it together. A panel no other task reads is packed into the
 //!   task's own scratch instead (A with one column of tasks, a whole block per call and the
 //!   next one prefetched as on one thread; B with one row), and with shared A panels a task
 //!   of at most 8 B micro-panels reads a column-major A in place
