@@ -308,41 +308,37 @@ pub unsafe fn task<T: GemmScalar, K: Kernel<T>>(p: &Problem<T>, g: &Shared<T>, t
                     let packs = |q: usize| !(g.direct_a && mr <= p.m - q * mr);
                     let share = (q1 - q0).div_ceil(g.grid.tn);
                     let own = (q0 + c * share).min(q1);
-                    let (mut q, mut end, mut rest) = (own, (own + share).min(q1), !g.a_private);
-                    loop {
-                        if q >= end {
-                            if !rest {
-                                break;
+                    // (The second pass, over the whole block, only for shared panels.)
+                    let rest_end = if g.a_private { q0 } else { q1 };
+                    for (mut q, end) in [(own, (own + share).min(q1)), (q0, rest_end)] {
+                        while q < end {
+                            if !(packs(q) && (g.a_private || claim(g.a_flag(s, q)))) {
+                                q += 1;
+                                continue;
                             }
-                            (q, end, rest) = (q0, q1, false);
-                            continue;
-                        }
-                        if !(packs(q) && (g.a_private || claim(g.a_flag(s, q)))) {
-                            q += 1;
-                            continue;
-                        }
-                        let mut e = q + 1;
-                        if kc == g.kc {
-                            while e < end && packs(e) && (g.a_private || claim(g.a_flag(s, e))) {
-                                e += 1;
+                            let mut e = q + 1;
+                            if kc == g.kc {
+                                while e < end && packs(e) && (g.a_private || claim(g.a_flag(s, e))) {
+                                    e += 1;
+                                }
                             }
-                        }
-                        let len = (e * mr).min(p.m) - q * mr;
-                        // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
-                        // panels `q..e` hold `a_slot = MR·g.kc ≥ MR·kc` elements each, one
-                        // after another (`e = q + 1` unless `kc = g.kc`: the packer's panel
-                        // stride `MR·kc`), this task's own or claimed by it (no other writer
-                        // or reader until published).
-                        unsafe {
-                            let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
-                            K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
-                        }
-                        if !g.a_private {
-                            for x in q..e {
-                                publish(g.a_flag(s, x));
+                            let len = (e * mr).min(p.m) - q * mr;
+                            // SAFETY: rows `q·mr..q·mr+len`, columns `pc..pc+kc` of A (in bounds);
+                            // panels `q..e` hold `a_slot = MR·g.kc ≥ MR·kc` elements each, one
+                            // after another (`e = q + 1` unless `kc = g.kc`: the packer's panel
+                            // stride `MR·kc`), this task's own or claimed by it (no other writer
+                            // or reader until published).
+                            unsafe {
+                                let a = p.a.offset((q * mr) as isize * p.a_rs + pc as isize * p.a_cs);
+                                K::pack(mr, a_panel(q), a, p.a_rs, p.a_cs, len, kc);
                             }
+                            if !g.a_private {
+                                for x in q..e {
+                                    publish(g.a_flag(s, x));
+                                }
+                            }
+                            q = e;
                         }
-                        q = e;
                     }
                 }
                 if !g.a_private {

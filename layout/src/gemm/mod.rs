@@ -698,7 +698,7 @@ unsafe fn run_problem<T: GemmScalar>(mut p: Problem<T>, parallel: bool) {
         }
         return;
     }
-    // SAFETY: the caller's bounds, kept by `normalize`.
+    // SAFETY: the caller's bounds, kept by `normalize` (`α ≠ 0`, `k ≥ 1` checked above).
     unsafe { run_normalized(p, parallel, &plan) }
 }
 
@@ -711,7 +711,8 @@ fn plan<T: GemmScalar>() -> layout_plan::GemmBlocking {
 /// Runs a normalized `p` with `α ≠ 0`, `k ≥ 1` (see [`run_problem`]); `plan` is [`plan`]'s.
 ///
 /// # Safety
-/// [`run_problem`]'s.
+/// [`run_problem`]'s bounds for `p`, normalized (SAFETY: the callers pass `p` or a rows or
+/// columns sub-problem of it, whose elements are among `p`'s).
 unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool, plan: &layout_plan::GemmBlocking) {
     let small = layout_plan::gemm_blocking::gemm_direct(p.m, p.n, p.k);
     if !small {

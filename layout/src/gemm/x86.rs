@@ -214,12 +214,13 @@ unsafe fn micro_tile<
     // α·(A·B), not multiplied when α = 1 (whose product is the same value: a shallow
     // product's tiles then spend no FMA-port cycle on it).
     if alpha != T::ONE {
-        // SAFETY: the features, as above.
-        let va = unsafe { I::splat(alpha) };
-        // SAFETY: as above.
-        unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
-            unroll!(i in [0 1 2 3] { if i < MV && j < NR { acc[i][j] = unsafe { I::mul(va, acc[i][j]) }; } });
-        });
+        // SAFETY: the CPU has `I`'s features (the caller's); registers only.
+        unsafe {
+            let va = I::splat(alpha);
+            unroll!(j in [0 1 2 3 4 5 6 7 8 9 10 11] {
+                unroll!(i in [0 1 2 3] { if i < MV && j < NR { acc[i][j] = I::mul(va, acc[i][j]); } });
+            });
+        }
     }
     if rs == 1 && mr == mr_full {
         // Every row of the tile (the columns `j < nr`): plain vector stores (AMD's masked
@@ -300,7 +301,8 @@ unsafe fn micro_tile<
                 unroll!(i in [0 1 2 3] { if i < MV && j < NR { I::store(buf.as_mut_ptr().add(j * mr_full + i * l), acc[i][j]); } });
             });
         }
-        // SAFETY: the tile's bounds (the caller's).
+        // SAFETY: the tile's bounds (the caller's): `mr × nr` elements of C at `c`, strides
+        // `rs`, `cs`; the buffer holds `MR·NR` (α applied above, so the write-back's α is 1).
         unsafe { write_back(&buf, mr_full, c, rs, cs, mr, nr, T::ONE, beta) }
     }
 }
