@@ -337,13 +337,14 @@ pub fn weak_complement(l: &Layout, cotarget: i64) -> Option<(Layout, bool)> {
     Some((c, top + 1 >= cotarget))
 }
 
-/// The translates of A's image by the distinct `origins` are pairwise disjoint (the copies of
-/// A in a product, §3.9).
-pub fn copies_disjoint(a: &Layout, origins: &[i64]) -> bool {
+/// The translates of A's image by `origins`, one per distinct value of B (`b_values`, in the
+/// same order), are pairwise disjoint (the copies of A in a product, §3.9): two values of B
+/// may share a copy only when they are equal.
+pub fn copies_disjoint(a: &Layout, b_values: &[i64], origins: &[i64]) -> bool {
     let img: BTreeSet<i64> = table(a).into_iter().collect();
-    let distinct: BTreeSet<i64> = origins.iter().copied().collect();
+    let per_value: BTreeMap<i64, i64> = b_values.iter().copied().zip(origins.iter().copied()).collect();
     let mut seen = BTreeSet::new();
-    distinct.iter().all(|&o| {
+    per_value.values().all(|&o| {
         let copy: BTreeSet<i64> = img.iter().map(|&v| v + o).collect();
         let fresh = copy.is_disjoint(&seen);
         seen.extend(copy);

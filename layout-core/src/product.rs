@@ -53,7 +53,8 @@ pub fn logical_product(a: &Layout, b: &Layout) -> Result<Layout> {
 /// The most offsets a weak product's disjointness check visits.
 pub const DISJOINT_CHECK_LIMIT: i64 = 1 << 18;
 
-/// The copies `A + copies(j)` for distinct origins are pairwise disjoint.
+/// The copies `A + copies(j)`, one per distinct value `B(j)`, are pairwise disjoint: two
+/// values of B that share an origin are a collision too.
 fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, stride: i64, extent: i64) -> Result<()> {
     let why = format!(
         "A's complement `{c}` is weak (A's stride {stride} is not a multiple of the extent {extent} below it) and B's \
@@ -69,10 +70,10 @@ fn check_disjoint_copies(a: &Layout, b: &Layout, c: &Layout, copies: &Layout, st
     }
     let offsets = a.table()?;
     let mut seen: HashMap<i64, (i64, i64)> = HashMap::new();
-    let mut origins: HashMap<i64, i64> = HashMap::new();
+    let mut values: HashMap<i64, i64> = HashMap::new();
     for j in 0..copies.size() {
         let origin = copies.eval(j)?;
-        if origins.insert(origin, j).is_some() {
+        if values.insert(b.eval(j)?, j).is_some() {
             continue; // the same copy again (B is not injective), as with an exact complement
         }
         for (i, &o) in offsets.iter().enumerate() {

@@ -194,12 +194,13 @@ fn weak_complement_ok(l: &Lay, cotarget: i64, got: &[i64]) -> Check {
     ensure(top + 1 >= cotarget, || format!("cosize((L, C)) = {} < cotarget {cotarget}", top + 1))
 }
 
-/// The copies of `block` at the distinct `origins` are pairwise disjoint (§3.9).
-fn copies_disjoint(block: &Lay, origins: impl Iterator<Item = i64>) -> Check {
+/// The copies of `block` at `origins`, one per distinct tiler value (the pairs are
+/// `(value, origin)`), are pairwise disjoint (§3.9): two values share a copy only when equal.
+fn copies_disjoint(block: &Lay, pairs: impl Iterator<Item = (i64, i64)>) -> Check {
     let img = block.table()?;
-    let distinct: std::collections::BTreeSet<i64> = origins.collect();
+    let per_value: std::collections::BTreeMap<i64, i64> = pairs.collect();
     let mut seen = HashSet::new();
-    for o in distinct {
+    for &o in per_value.values() {
         let copy: HashSet<i64> = img.iter().map(|&v| v + o).collect();
         ensure(copy.is_disjoint(&seen), || format!("the copy of the block at offset {o} meets an earlier copy"))?;
         seen.extend(copy);
@@ -451,7 +452,7 @@ fn weak_product_mode(block: &Lay, tiler: &Lay, x: &Lay, m: i64, why: &str) -> Ch
         let want = fw.at(fb.at(j));
         ensure(fx.at(j) == want, || format!("X({j})={} != W(B({j}))={want}, W the weak complement", fx.at(j)))?;
     }
-    copies_disjoint(block, (0..tiler.size()).map(|j| fx.at(j)))
+    copies_disjoint(block, (0..tiler.size()).map(|j| (fb.at(j), fx.at(j))))
         .map_err(|e| format!("weak complement (no exact one: {why}): {e}: should be rejected"))
 }
 

@@ -51,6 +51,25 @@ fn h2_product_on_a_weak_complement_is_accepted() {
     assert!(!image(&r).contains(&16), "the product skips offset 16");
 }
 
+/// A weak complement whose rest mode coalesces away: `complement((2,6,2):(3,8,1), 48)` is
+/// `1:0`, and B = `2:1` leaves its one element, so both copies of A start at offset 0: one
+/// copy for two values of B. Rejected as a collision (B is injective; the copies must be
+/// distinct). With `3:1` the complement in 72 is `2:48` and the copies are disjoint.
+#[test]
+fn weak_product_whose_copies_coincide_is_rejected() {
+    match eval_err("logical_product((2,6,2):(3,8,1), 2:1)") {
+        LayoutError::ProductCopiesOverlap { detail, .. } => {
+            assert!(detail.contains("the copy for B's index 1 starts at offset 0"), "{detail}");
+        }
+        other => panic!("expected ProductCopiesOverlap, got {other:?}"),
+    }
+    assert_eq!(show("logical_product((2,6,2):(3,8,1), 3:1)"), "((2,6,2),3):((3,8,1),48)");
+    let (a, b) = (lay("(2,6,2):(3,8,1)"), lay("3:1"));
+    let r = logical_product(&a, &b).unwrap();
+    assert_disjoint_copies(&r, &a, &b);
+    assert!(is_injective(&r));
+}
+
 /// Mode 0 of R is A, and for each value of B the copy `R(_, j)` is A translated: pairwise
 /// disjoint copies for distinct values of B (brute force).
 fn assert_disjoint_copies(r: &Layout, a: &Layout, b: &Layout) {
