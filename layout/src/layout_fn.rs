@@ -69,8 +69,16 @@ pub trait LayoutFn: Copy {
     fn max_offset(&self) -> isize;
     /// Whether distinct indices have distinct offsets (`false` when it is not known).
     fn is_injective(&self) -> bool;
-    /// The layout-core layout.
+    /// The layout-core layout. An empty layout (an extent 0, which a layout-core layout
+    /// cannot have) gives `1:0`.
     fn to_layout(&self) -> Layout;
+    /// [`to_layout`](LayoutFn::to_layout) with every extent 0 read as 1: what the run-time
+    /// planners plan an empty operand with, its empty modes known from
+    /// [`shape`](LayoutFn::shape). The same as `to_layout` for a layout that is not empty.
+    #[doc(hidden)]
+    fn planned_layout(&self) -> Layout {
+        self.to_layout()
+    }
     /// The shape, CuTe's `shape(L)`: that of [`to_layout`](LayoutFn::to_layout), except that
     /// a [`RuntimeLayout`](crate::RuntimeLayout) gives its extents as they are (an extent 0
     /// of an empty layout included, saturated at `i64::MAX`; `()` at rank 0, one extent as an

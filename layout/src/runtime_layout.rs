@@ -194,6 +194,11 @@ impl<const R: usize> LayoutFn for RuntimeLayout<R> {
         let modes: Vec<(i64, i64)> = self.modes().map(|(e, d)| (e as i64, d as i64)).collect();
         Layout::from_flat(&modes).unwrap_or_else(|_| Layout::scalar(1, 0).expect("`1:0` is a layout"))
     }
+    fn planned_layout(&self) -> Layout {
+        let modes: Vec<(i64, i64)> =
+            self.modes().map(|(e, d)| (i64::try_from(e.max(1)).unwrap_or(i64::MAX), d as i64)).collect();
+        Layout::from_flat(&modes).unwrap_or_else(|_| Layout::scalar(1, 0).expect("`1:0` is a layout"))
+    }
     fn shape(&self) -> IntTuple {
         // An extent past i64 (only in an empty layout, on a mode of stride 0) saturates.
         let int = |e: usize| IntTuple::Int(i64::try_from(e).unwrap_or(i64::MAX));
@@ -205,8 +210,18 @@ impl<const R: usize> LayoutFn for RuntimeLayout<R> {
 }
 
 impl<const R: usize> fmt::Display for RuntimeLayout<R> {
+    /// The layout in notation; an empty one (which layout-core cannot hold) with its extents
+    /// as they are, e.g. `(4,0):(1,0)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.to_layout())
+        if self.size > 0 {
+            return write!(f, "{}", self.to_layout());
+        }
+        let modes: Vec<(usize, isize)> = self.modes().collect();
+        let list = |g: &dyn Fn(&(usize, isize)) -> String| modes.iter().map(g).collect::<Vec<_>>().join(",");
+        match modes.as_slice() {
+            [(e, d)] => write!(f, "{e}:{d}"),
+            _ => write!(f, "({}):({})", list(&|m| m.0.to_string()), list(&|m| m.1.to_string())),
+        }
     }
 }
 

@@ -107,9 +107,10 @@ fn at_base(min: isize, max: isize, base: usize) -> String {
     }
 }
 
-/// The layout in canonical notation with its numbers (for messages).
+/// The layout in canonical notation with its numbers (for messages); an empty one (an
+/// extent 0, which a layout-core layout cannot hold) by its shape.
 fn notation<L: LayoutFn>(l: &L) -> String {
-    l.to_layout().to_string()
+    if l.size() == 0 { format!("{} (empty)", l.shape()) } else { l.to_layout().to_string() }
 }
 
 /// Checks the invariant of a tensor of layout `l` over a slice of `len` elements at `base`.

@@ -502,3 +502,30 @@ fn item_over_slices_bias_relu() {
         }
     }
 }
+
+/// The epilogue of an item over symbols may call the item again: the outer call's plan is
+/// out of the thread's cache while `f` runs, so the inner call plans afresh (no borrow
+/// conflict), and both results are right.
+#[test]
+fn an_epilogue_may_call_its_item_again() {
+    let (m1, m2, n, k) = (2, 2, 2, 3);
+    let la = AM2::new(m1, m2, k, m1, m1 * m2).unwrap();
+    let lb = BN::new(n, k, k).unwrap();
+    let lc = CM2::new(m1, m2, n, m1, m1 * m2).unwrap();
+    let a: Vec<f32> = (0..12).map(|x| x as f32).collect();
+    let b = vec![1.0f32; 6];
+    let (ta, tb) = (Tensor::new(&a, la).unwrap(), Tensor::new(&b, lb).unwrap());
+    let mut c = vec![0.0f32; 8];
+    let inner_ok = std::sync::atomic::AtomicUsize::new(0);
+    dyn_gemm_with(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut c, lc).unwrap(), |x, _, _| {
+        let mut inner = vec![0.0f32; 8];
+        try_dyn_gemm_with(1.0, &ta, &tb, 0.0, &mut TensorMut::new(&mut inner, lc).unwrap(), |y, _, _| y).unwrap();
+        if inner[0] == 12.0 {
+            inner_ok.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        x
+    });
+    assert_eq!(inner_ok.into_inner(), 8);
+    // C(i, j) = Σ_p A(i, p) = i + (i + 4) + (i + 8) = 3i + 12 (B is all ones).
+    assert_eq!(c, (0..8).map(|x| 3.0 * (x % 4) as f32 + 12.0).collect::<Vec<_>>());
+}

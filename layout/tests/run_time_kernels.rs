@@ -493,3 +493,90 @@ fn gemm_errors_name_the_dimension() {
         .unwrap_err();
     assert!(matches!(e, PlanError::Mismatch { operand: "C", .. }), "{e}");
 }
+
+/// An empty run-time layout (an extent 0) is its own size, 0: a copy between it and a layout
+/// of another size is an error that shows its extents, and between two empty layouts it
+/// copies nothing.
+#[test]
+fn copies_of_empty_layouts() {
+    let empty = RuntimeLayout::<2>::new(&[(4, 1), (0, 4)]).unwrap();
+    let one = RuntimeLayout::<1>::new(&[(1, 1)]).unwrap();
+    assert_eq!(empty.to_string(), "(4,0):(1,0)");
+    let src = [42.0f32];
+    let mut dst = [0.0f32];
+    let e = try_copy(&Tensor::new(&src, empty).unwrap(), &mut TensorMut::new(&mut dst, one).unwrap()).unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("copy: the source `(4,0) (empty)` has 0 elements"), "{text}");
+    assert!(!text.starts_with("copy: copy:"), "{text}");
+    let e = try_copy(&Tensor::new(&src, one).unwrap(), &mut TensorMut::new(&mut dst, empty).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("has 1 elements but the destination `(4,0) (empty)` has 0"), "{e}");
+    assert_eq!(dst, [0.0]);
+    let other = RuntimeLayout::<2>::new(&[(0, 1), (3, 1)]).unwrap();
+    try_copy(&Tensor::new(&src, empty).unwrap(), &mut TensorMut::new(&mut dst, other).unwrap()).unwrap();
+    assert_eq!(dst, [0.0]);
+}
+
+/// A GEMM with M, N or L of 0 does nothing; with K of 0 it leaves `β·C` (C not read when
+/// β = 0), the epilogue applied once per element; extents of 0 must agree between operands.
+#[test]
+fn gemms_with_empty_dimensions() {
+    let rt = |modes: &[(usize, isize)]| RuntimeLayout::<3>::new(modes).unwrap();
+    let (m, n) = (5, 3);
+    let (a, b) = ([f64::NAN; 1], [f64::NAN; 1]);
+    let (la, lb, lc) = (rt(&[(m, 1), (0, 5)]), rt(&[(n, 1), (0, 3)]), rt(&[(m, 1), (n, 7)]));
+    for beta in [0.0, 0.5] {
+        let mut c: Vec<f64> = (0..21).map(|i| if beta == 0.0 { f64::NAN } else { i as f64 }).collect();
+        let plan = GemmPlan::new(&la, &lb, &lc).unwrap();
+        assert_eq!(plan.extents(), (m, n, 0, 1));
+        gemm(
+            2.0,
+            &Tensor::new(&a, la).unwrap(),
+            &Tensor::new(&b, lb).unwrap(),
+            beta,
+            &mut TensorMut::new(&mut c, lc).unwrap(),
+        );
+        for j in 0..n {
+            for i in 0..m {
+                let want = if beta == 0.0 { 0.0 } else { beta * (i + 7 * j) as f64 };
+                assert_eq!(c[i + 7 * j], want, "beta {beta} at ({i},{j})");
+            }
+        }
+        // The padding rows 5 and 6 of each column are not written.
+        assert!(c[5].is_nan() == (beta == 0.0) && c[6].is_nan() == (beta == 0.0));
+    }
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let mut c = vec![1.0f64; 21];
+    cute_layout::gemm_with(
+        1.0,
+        &Tensor::new(&a, la).unwrap(),
+        &Tensor::new(&b, lb).unwrap(),
+        1.0,
+        &mut TensorMut::new(&mut c, lc).unwrap(),
+        |x, i, j| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            x + (i * 10 + j) as f64
+        },
+    );
+    assert_eq!(calls.into_inner(), m * n);
+    assert_eq!((c[0], c[1], c[7]), (1.0, 11.0, 2.0));
+    // M = 0 (A and C empty), and N = 0 with a batch: nothing happens.
+    let mut c = [3.0f64; 2];
+    for (la, lb, lc) in [
+        (rt(&[(0, 1), (4, 1)]), rt(&[(2, 1), (4, 2)]), rt(&[(0, 1), (2, 1)])),
+        (rt(&[(2, 1), (4, 2), (3, 8)]), rt(&[(0, 1), (4, 1), (3, 4)]), rt(&[(2, 1), (0, 2), (3, 0)])),
+    ] {
+        let (a, b) = (vec![f64::NAN; 64], vec![f64::NAN; 64]);
+        try_gemm(
+            1.0,
+            &Tensor::new(&a, la).unwrap(),
+            &Tensor::new(&b, lb).unwrap(),
+            0.0,
+            &mut TensorMut::new(&mut c, lc).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(c, [3.0, 3.0]);
+    }
+    // A says M = 0, C says M = 5: an error naming M.
+    let e = GemmPlan::new(&rt(&[(0, 1), (2, 1)]), &rt(&[(n, 1), (2, 3)]), &lc).unwrap_err();
+    assert!(e.to_string().contains("the extents of M differ: A has 0 and C has 5"), "{e}");
+}

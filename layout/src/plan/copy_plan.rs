@@ -2,9 +2,9 @@
 
 use layout_plan::{CopyBody, CopyMode};
 
-use super::{PlanError, same, to_isize, to_usize};
+use super::{PlanError, same, shown, to_isize, to_usize};
 use crate::kernels::{self, Body, CopyProgram, DstView, Element, Loop, Program, SrcView};
-use crate::{Offset, Tensor, TensorMut, TrustedLayout};
+use crate::{LayoutError, Offset, Tensor, TensorMut, TrustedLayout};
 
 const KERNEL: &str = "copy";
 
@@ -87,6 +87,20 @@ impl<S: TrustedLayout + PartialEq, D: TrustedLayout + PartialEq> CopyPlan<S, D> 
     }
 
     fn plan(src: &S, dst: &D, overlapping: bool) -> Result<Self, PlanError> {
+        // An empty layout (an extent 0) has no layout-core layout: nothing to plan.
+        if src.size() == 0 || dst.size() == 0 {
+            if src.size() != dst.size() {
+                let size = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+                let source = LayoutError::CopySize {
+                    src: shown(src),
+                    dst: shown(dst),
+                    src_size: size(src.size()),
+                    dst_size: size(dst.size()),
+                };
+                return Err(PlanError::Layout { kernel: KERNEL, source });
+            }
+            return Ok(CopyPlan { src: *src, dst: *dst, size: 0, kind: Kind::Indexed });
+        }
         let plan = layout_plan::copy_plan(&src.to_layout(), &dst.to_layout(), overlapping)
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let (len, what) = (|v| to_usize(KERNEL, "an extent", v), |v| to_isize(KERNEL, "a stride", v));

@@ -3,12 +3,12 @@
 use layout_plan::GemmLeaf;
 
 use super::small::SmallPlan;
-use super::{PlanError, same, to_isize, to_usize};
+use super::{PlanError, mode_sizes, same, to_isize, to_usize};
 use crate::gemm::epilogue::gemm_views_with;
 use crate::gemm::small_dyn::Strides;
 use crate::gemm::{At, GemmEpilogue, GemmScalar};
 use crate::kernels::{DstView, SrcView};
-use crate::{Tensor, TensorMut, TrustedLayout};
+use crate::{LayoutError, Tensor, TensorMut, TrustedLayout};
 
 const KERNEL: &str = "gemm";
 
@@ -93,6 +93,56 @@ pub struct GemmPlan<A, B, C> {
     extents: (usize, usize, usize, usize),
     /// The small-problem path, when the problem is one small product.
     small: Option<SmallPlan>,
+    /// C has no element (M, N or L is 0): running the plan does nothing.
+    empty_c: bool,
+}
+
+/// `l`'s flat modes with compact column-major strides (an empty operand is a run-time
+/// layout, which is flat).
+fn compact(l: &crate::Layout) -> Result<crate::Layout, PlanError> {
+    let mut stride = 1i64;
+    let modes: Vec<(i64, i64)> = l
+        .flat_modes()
+        .into_iter()
+        .map(|(e, _)| {
+            let m = (e, stride);
+            stride = stride.saturating_mul(e);
+            m
+        })
+        .collect();
+    crate::Layout::from_flat(&modes).map_err(|source| PlanError::Layout { kernel: KERNEL, source })
+}
+
+/// Whether M, N, K and L are 0, from the operands' top-level modes (A `(M,K)`, B `(N,K)`,
+/// C `(M,N)`, a batch mode last), for operands of which one is empty; an error when two
+/// operands disagree on a dimension's extent. Operands of other ranks give no empty
+/// dimension (the planner rejects them).
+fn empty_dims<A: TrustedLayout, B: TrustedLayout, C: TrustedLayout>(
+    a: &A,
+    b: &B,
+    c: &C,
+) -> Result<[bool; 4], PlanError> {
+    let (sa, sb, sc) = (mode_sizes(a), mode_sizes(b), mode_sizes(c));
+    let at = |s: &[i64], i: usize| s.get(i).copied().unwrap_or(1);
+    let ranks_ok = sa.len() == sb.len() && sa.len() == sc.len() && (sa.len() == 2 || sa.len() == 3);
+    if !ranks_ok {
+        // The planner's rank error follows.
+        return Ok([false; 4]);
+    }
+    let pairs = [
+        ("M", ("A", at(&sa, 0)), ("C", at(&sc, 0))),
+        ("N", ("B", at(&sb, 0)), ("C", at(&sc, 1))),
+        ("K", ("A", at(&sa, 1)), ("B", at(&sb, 1))),
+        ("L", ("A", at(&sa, 2)), ("C", at(&sc, 2))),
+        ("L", ("B", at(&sb, 2)), ("C", at(&sc, 2))),
+    ];
+    for (dim, (lhs, lhs_size), (rhs, rhs_size)) in pairs {
+        if lhs_size != rhs_size {
+            let source = LayoutError::GemmExtent { dim, lhs, lhs_size, rhs, rhs_size };
+            return Err(PlanError::Layout { kernel: KERNEL, source });
+        }
+    }
+    Ok([at(&sa, 0) == 0, at(&sb, 0) == 0, at(&sa, 1) == 0, at(&sc, 2) == 0])
 }
 
 impl<A, B, C> GemmPlan<A, B, C>
@@ -105,7 +155,14 @@ where
     /// extents of a dimension differ between two operands, the leaves of a dimension have no
     /// common refinement, or C maps two elements to one offset (the error names the numbers).
     pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
-        let plan = layout_plan::gemm_plan(&a.to_layout(), &b.to_layout(), &c.to_layout())
+        // An empty C writes nothing, so its strides do not matter (nor whether they are
+        // injective): planned as a compact layout of its shape.
+        // An empty operand (an extent 0) is planned with its empty modes read as 1; the
+        // dimensions that are really 0 must agree between the operands (checked first, on
+        // operands of the right ranks, so that the error gives the real extents).
+        let empty = if a.size() == 0 || b.size() == 0 || c.size() == 0 { Some(empty_dims(a, b, c)?) } else { None };
+        let lc = if c.size() == 0 { compact(&c.planned_layout())? } else { c.planned_layout() };
+        let plan = layout_plan::gemm_plan(&a.planned_layout(), &b.planned_layout(), &lc)
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let split = |leaves: &[GemmLeaf], dim: Dim| -> Result<(Leaf, Vec<(Leaf, Dim)>), PlanError> {
             let (kernel, _) = layout_plan::GemmPlan::split(leaves);
@@ -122,10 +179,25 @@ where
         let batch = Leaf::all(&plan.batch_leaves)?.into_iter().map(|l| (l, Dim::L));
         let loops: Vec<(Leaf, Dim)> = batch.chain(m_rest).chain(n_rest).chain(k_rest).collect();
         let e = |v| to_usize(KERNEL, "an extent", v);
-        let extents = (e(plan.m)?, e(plan.n)?, e(plan.k)?, e(plan.batch)?);
+        let mut extents = (e(plan.m)?, e(plan.n)?, e(plan.k)?, e(plan.batch)?);
+        let (mut k, mut empty_c) = (k, false);
+        if let Some([m0, n0, k0, l0]) = empty {
+            // C empty: nothing to compute. K empty: C = β·C (the engine's k = 0), at the first
+            // point of the other K loops (later points add nothing), the epilogue at the last.
+            empty_c = m0 || n0 || l0;
+            let zero = |cond: bool, v: usize| if cond { 0 } else { v };
+            extents = (zero(m0, extents.0), zero(n0, extents.1), zero(k0, extents.2), zero(l0, extents.3));
+            if k0 {
+                k.extent = 0;
+            }
+        }
         let strides = Strides { ars: m.a, acs: k.a, brs: k.b, bcs: n.b, crs: m.c, ccs: n.c };
-        let small = if loops.is_empty() { SmallPlan::new(m.extent, n.extent, k.extent, strides) } else { None };
-        Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents, small })
+        let small = if loops.is_empty() && empty.is_none() {
+            SmallPlan::new(m.extent, n.extent, k.extent, strides)
+        } else {
+            None
+        };
+        Ok(GemmPlan { a: *a, b: *b, c: *c, m, n, k, loops, extents, small, empty_c })
     }
 
     /// The A layout the plan was made for.
@@ -219,6 +291,9 @@ where
         c: &mut TensorMut<'_, T, C>,
         e: Option<&E>,
     ) {
+        if self.empty_c {
+            return;
+        }
         let (av, bv) = (SrcView::new(a.as_slice(), a.base()), SrcView::new(b.as_slice(), b.base()));
         let base = c.base();
         let mut cv = DstView::new(c.as_mut_slice(), base);

@@ -222,7 +222,8 @@ where
 }
 
 /// Runs the GEMM with the epilogue `e` and the thread's plan for these layouts, planning when
-/// they changed (the kernel items over symbols' `NAME_with`).
+/// they changed (the kernel items over symbols' `NAME_with`). The plan is taken out of the
+/// cache while `e` runs, so that `e` may call the item again (that call plans afresh).
 pub fn gemm_cached_with<T, A, B, C, E>(
     cache: &'static LocalKey<GemmCache<A, B, C>>,
     alpha: T,
@@ -239,15 +240,12 @@ where
     C: TrustedLayout + PartialEq,
     E: crate::gemm::GemmEpilogue<T>,
 {
-    cache.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let fresh = matches!(&*slot, Some(p) if p.a() == a.layout() && p.b() == b.layout() && p.c() == c.layout());
-        if !fresh {
-            *slot = Some(GemmPlan::new(a.layout(), b.layout(), c.layout())?);
-        }
-        if let Some(plan) = &*slot {
-            plan.execute_with(alpha, a, b, beta, c, Some(e));
-        }
-        Ok(())
-    })
+    let kept = cache.with(|cell| cell.borrow_mut().take());
+    let plan = match kept {
+        Some(p) if p.a() == a.layout() && p.b() == b.layout() && p.c() == c.layout() => p,
+        _ => GemmPlan::new(a.layout(), b.layout(), c.layout())?,
+    };
+    plan.execute_with(alpha, a, b, beta, c, Some(e));
+    cache.with(|cell| *cell.borrow_mut() = Some(plan));
+    Ok(())
 }

@@ -18,7 +18,7 @@ pub use copy_plan::{CopyPlan, copy, try_copy};
 pub use gemm_plan::{GemmPlan, gemm, try_gemm};
 pub use gemm_with::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_with};
 
-use crate::{LayoutError, LayoutFn};
+use crate::{IntTuple, LayoutError, LayoutFn};
 
 /// Why a run-time kernel cannot run: the planner's error (sizes that differ, a destination
 /// that writes one place twice, operands whose modes do not agree), or a tensor whose layout
@@ -43,7 +43,7 @@ use crate::{LayoutError, LayoutFn};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     /// The planner rejects the layouts (the error names the numbers).
-    #[error("{kernel}: {source}")]
+    #[error("{}", prefixed(kernel, source))]
     Layout {
         /// `copy` or `gemm`.
         kernel: &'static str,
@@ -109,6 +109,35 @@ pub enum PlanError {
     },
 }
 
+/// `error` after `kernel: `, unless its message already starts so.
+fn prefixed(kernel: &str, error: &LayoutError) -> String {
+    let text = error.to_string();
+    match text.strip_prefix(kernel) {
+        Some(rest) if rest.starts_with(':') => text,
+        _ => format!("{kernel}: {text}"),
+    }
+}
+
+/// `l` in notation, for messages: an empty layout (an extent 0, which a layout-core layout
+/// cannot hold) by its shape.
+fn shown<L: LayoutFn>(l: &L) -> String {
+    if l.size() == 0 { format!("{} (empty)", l.shape()) } else { l.to_layout().to_string() }
+}
+
+/// The element counts of the top-level modes of `l`'s shape (one for a rank-1 shape).
+fn mode_sizes<L: LayoutFn>(l: &L) -> Vec<i64> {
+    fn product(t: &IntTuple) -> i64 {
+        match t {
+            IntTuple::Int(e) => *e,
+            IntTuple::Tuple(v) => v.iter().map(product).fold(1i64, |a, b| a.saturating_mul(b)),
+        }
+    }
+    match l.shape() {
+        IntTuple::Tuple(v) => v.iter().map(product).collect(),
+        one => vec![product(&one)],
+    }
+}
+
 /// `Ok` when `found` is the plan's layout `planned`, else [`PlanError::Mismatch`].
 fn same<L: LayoutFn + PartialEq>(
     kernel: &'static str,
@@ -119,12 +148,7 @@ fn same<L: LayoutFn + PartialEq>(
     if planned == found {
         return Ok(());
     }
-    Err(PlanError::Mismatch {
-        kernel,
-        operand,
-        planned: planned.to_layout().to_string(),
-        found: found.to_layout().to_string(),
-    })
+    Err(PlanError::Mismatch { kernel, operand, planned: shown(planned), found: shown(found) })
 }
 
 /// `v` as an `isize`, or [`PlanError::Overflow`] naming it.
