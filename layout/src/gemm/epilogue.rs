@@ -472,7 +472,6 @@ impl<T> Epi<T> {
     }
 
     /// The sub-problem of rows (`rows`) or columns from `start` on.
-    #[cfg(feature = "rayon")]
     pub fn shifted(self, start: usize, rows: bool) -> Self {
         let map = if rows { self.map.rows(start as isize, 1) } else { self.map.cols(start as isize, 1) };
         Epi { map, ..self }
