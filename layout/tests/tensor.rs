@@ -423,6 +423,25 @@ mod elementwise {
         assert!(r.is_err());
     }
 
+    /// A 3×4 tensor and a 4×3 one have one size but not one shape: zipped index by index
+    /// they would pair elements of different rows, so `zip_mut_with` panics naming both.
+    /// A one-mode side walks in index order, and `assign` pairs by index alone, as a copy
+    /// does.
+    #[test]
+    fn zip_mut_with_needs_one_shape() {
+        let (a, mut b) = ((0..12).collect::<Vec<u8>>(), vec![0u8; 12]);
+        let x = Tensor::new(&a, RuntimeLayout::<2>::new(&[(4, 1), (3, 4)]).unwrap()).unwrap();
+        let mut y = TensorMut::new(&mut b, RuntimeLayout::<2>::new(&[(3, 1), (4, 3)]).unwrap()).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| y.zip_mut_with(&x, |p, q| *p = *q)));
+        let text = r.unwrap_err().downcast::<String>().unwrap();
+        assert!(text.contains("tensors of shapes (3,4) and (4,3)"), "{text}");
+        y.assign(&x);
+        let flat = RuntimeLayout::<1>::new(&[(12, 1)]).unwrap();
+        let mut d = vec![0u8; 12];
+        TensorMut::new(&mut d, flat).unwrap().zip_mut_with(&x, |p, q| *p = *q);
+        assert_eq!(d, a);
+    }
+
     /// The levels the CPU has, each forced in turn; the detected one is restored at the end.
     /// Tests that force levels run one at a time (the level is global).
     fn at_every_level(mut f: impl FnMut(Level)) {

@@ -187,12 +187,30 @@ impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
     }
 
     /// Calls `f(self[i], rhs[i])` for every index `i` in order: the same shape in any two
-    /// layouts (runs of consecutive offsets on both sides when their first modes agree).
+    /// layouts (runs of consecutive offsets on both sides when their first modes agree). The
+    /// shapes agree when their top-level modes of more than one element have the same sizes
+    /// (the modes themselves may be split differently), or when either has one such mode (a
+    /// walk in index order).
     ///
     /// # Panics
-    /// When the sizes differ.
+    /// When the sizes differ, or the sizes of the top-level modes (a 3×4 tensor with a 4×3
+    /// one).
     #[track_caller]
-    pub fn zip_mut_with<U, L2: TrustedLayout, F: FnMut(&mut T, &U)>(&mut self, rhs: &Tensor<'_, U, L2>, mut f: F) {
+    pub fn zip_mut_with<U, L2: TrustedLayout, F: FnMut(&mut T, &U)>(&mut self, rhs: &Tensor<'_, U, L2>, f: F) {
+        let sizes = |shape: &IntTuple| mode_sizes(shape).into_iter().filter(|&e| e != 1).collect::<Vec<_>>();
+        let (a, b) = (sizes(&self.layout().shape()), sizes(&rhs.layout().shape()));
+        assert!(
+            a == b || a.len() <= 1 || b.len() <= 1 || self.size() != rhs.size(),
+            "zip_mut_with: tensors of shapes {} and {}: the sizes of their modes differ ({a:?} and {b:?})",
+            self.layout().shape(),
+            rhs.layout().shape()
+        );
+        self.zip_each(rhs, f);
+    }
+
+    /// [`zip_mut_with`](Self::zip_mut_with) by index alone: the sizes must agree.
+    #[track_caller]
+    fn zip_each<U, L2: TrustedLayout, F: FnMut(&mut T, &U)>(&mut self, rhs: &Tensor<'_, U, L2>, mut f: F) {
         assert_eq!(self.size(), rhs.size(), "zip_mut_with: tensors of {} and {} elements", self.size(), rhs.size());
         let run = self.layout().unit_run();
         if run > 1 && run == rhs.layout().unit_run() {
@@ -228,7 +246,7 @@ impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
     {
         assert_eq!(self.size(), rhs.size(), "assign: tensors of {} and {} elements", self.size(), rhs.size());
         if crate::try_copy(rhs, self).is_err() {
-            self.zip_mut_with(rhs, |x, y| *x = *y);
+            self.zip_each(rhs, |x, y| *x = *y);
         }
     }
 }
