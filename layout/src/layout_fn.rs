@@ -232,3 +232,24 @@ pub(crate) fn modes_injective(modes: &[(usize, isize)]) -> bool {
         _ => false,
     }
 }
+
+/// The sizes of the top-level modes of a shape (0 for a mode with an extent 0; saturated).
+pub(crate) fn mode_sizes(shape: &IntTuple) -> Vec<usize> {
+    let size = |m: &IntTuple| {
+        let leaves = m.leaves();
+        if leaves.contains(&0) {
+            return 0;
+        }
+        leaves.iter().try_fold(1usize, |a, &e| a.checked_mul(usize::try_from(e).ok()?)).unwrap_or(usize::MAX)
+    };
+    match shape {
+        IntTuple::Tuple(t) => t.iter().map(size).collect(),
+        IntTuple::Int(_) => vec![size(shape)],
+    }
+}
+
+/// `l` in notation, for messages: an empty layout (an extent 0, which a layout-core layout
+/// cannot hold) by its shape.
+pub(crate) fn notation<L: LayoutFn>(l: &L) -> String {
+    if l.size() == 0 { format!("{} (empty)", l.shape()) } else { l.to_layout().to_string() }
+}

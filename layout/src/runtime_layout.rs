@@ -191,8 +191,7 @@ impl<const R: usize> LayoutFn for RuntimeLayout<R> {
         self.size <= 1 || modes_injective(&self.modes().collect::<Vec<_>>())
     }
     fn to_layout(&self) -> Layout {
-        let modes: Vec<(i64, i64)> = self.modes().map(|(e, d)| (e as i64, d as i64)).collect();
-        Layout::from_flat(&modes).unwrap_or_else(|_| Layout::scalar(1, 0).expect("`1:0` is a layout"))
+        if self.size == 0 { Layout::scalar(1, 0).expect("`1:0` is a layout") } else { self.planned_layout() }
     }
     fn planned_layout(&self) -> Layout {
         let modes: Vec<(i64, i64)> =

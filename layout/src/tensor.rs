@@ -28,7 +28,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 use std::ops::{Index, IndexMut};
 
-use crate::{EdgeTiles, LayoutFn, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
+use crate::{EdgeTiles, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
 
 mod elementwise;
 mod folded;
@@ -107,11 +107,7 @@ fn at_base(min: isize, max: isize, base: usize) -> String {
     }
 }
 
-/// The layout in canonical notation with its numbers (for messages); an empty one (an
-/// extent 0, which a layout-core layout cannot hold) by its shape.
-fn notation<L: LayoutFn>(l: &L) -> String {
-    if l.size() == 0 { format!("{} (empty)", l.shape()) } else { l.to_layout().to_string() }
-}
+use crate::layout_fn::notation;
 
 /// Checks the invariant of a tensor of layout `l` over a slice of `len` elements at `base`.
 #[inline]

@@ -3,11 +3,12 @@
 use layout_plan::GemmLeaf;
 
 use super::small::SmallPlan;
-use super::{PlanError, mode_sizes, same, to_isize, to_usize};
+use super::{PlanError, same, to_isize, to_usize};
 use crate::gemm::epilogue::gemm_views_with;
 use crate::gemm::small_dyn::Strides;
 use crate::gemm::{At, GemmEpilogue, GemmScalar};
 use crate::kernels::{DstView, SrcView};
+use crate::layout_fn::mode_sizes;
 use crate::{LayoutError, Tensor, TensorMut, TrustedLayout};
 
 const KERNEL: &str = "gemm";
@@ -97,22 +98,6 @@ pub struct GemmPlan<A, B, C> {
     empty_c: bool,
 }
 
-/// `l`'s flat modes with compact column-major strides (an empty operand is a run-time
-/// layout, which is flat).
-fn compact(l: &crate::Layout) -> Result<crate::Layout, PlanError> {
-    let mut stride = 1i64;
-    let modes: Vec<(i64, i64)> = l
-        .flat_modes()
-        .into_iter()
-        .map(|(e, _)| {
-            let m = (e, stride);
-            stride = stride.saturating_mul(e);
-            m
-        })
-        .collect();
-    crate::Layout::from_flat(&modes).map_err(|source| PlanError::Layout { kernel: KERNEL, source })
-}
-
 /// Whether M, N, K and L are 0, from the operands' top-level modes (A `(M,K)`, B `(N,K)`,
 /// C `(M,N)`, a batch mode last), for operands of which one is empty; an error when two
 /// operands disagree on a dimension's extent. Operands of other ranks give no empty
@@ -122,7 +107,10 @@ fn empty_dims<A: TrustedLayout, B: TrustedLayout, C: TrustedLayout>(
     b: &B,
     c: &C,
 ) -> Result<[bool; 4], PlanError> {
-    let (sa, sb, sc) = (mode_sizes(a), mode_sizes(b), mode_sizes(c));
+    let sizes = |shape: crate::IntTuple| -> Vec<i64> {
+        mode_sizes(&shape).into_iter().map(|e| i64::try_from(e).unwrap_or(i64::MAX)).collect()
+    };
+    let (sa, sb, sc) = (sizes(a.shape()), sizes(b.shape()), sizes(c.shape()));
     let at = |s: &[i64], i: usize| s.get(i).copied().unwrap_or(1);
     let ranks_ok = sa.len() == sb.len() && sa.len() == sc.len() && (sa.len() == 2 || sa.len() == 3);
     if !ranks_ok {
@@ -155,13 +143,18 @@ where
     /// extents of a dimension differ between two operands, the leaves of a dimension have no
     /// common refinement, or C maps two elements to one offset (the error names the numbers).
     pub fn new(a: &A, b: &B, c: &C) -> Result<Self, PlanError> {
-        // An empty C writes nothing, so its strides do not matter (nor whether they are
-        // injective): planned as a compact layout of its shape.
         // An empty operand (an extent 0) is planned with its empty modes read as 1; the
         // dimensions that are really 0 must agree between the operands (checked first, on
         // operands of the right ranks, so that the error gives the real extents).
         let empty = if a.size() == 0 || b.size() == 0 || c.size() == 0 { Some(empty_dims(a, b, c)?) } else { None };
-        let lc = if c.size() == 0 { compact(&c.planned_layout())? } else { c.planned_layout() };
+        // An empty C writes nothing, so its strides do not matter (nor whether they are
+        // injective): planned as the compact column-major layout of its shape.
+        let lc = if c.size() == 0 {
+            crate::Layout::column_major(c.planned_layout().shape().clone())
+                .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?
+        } else {
+            c.planned_layout()
+        };
         let plan = layout_plan::gemm_plan(&a.planned_layout(), &b.planned_layout(), &lc)
             .map_err(|source| PlanError::Layout { kernel: KERNEL, source })?;
         let split = |leaves: &[GemmLeaf], dim: Dim| -> Result<(Leaf, Vec<(Leaf, Dim)>), PlanError> {

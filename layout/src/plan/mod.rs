@@ -18,7 +18,8 @@ pub use copy_plan::{CopyPlan, copy, try_copy};
 pub use gemm_plan::{GemmPlan, gemm, try_gemm};
 pub use gemm_with::{gemm_batched_with, gemm_with, try_gemm_batched_with, try_gemm_with};
 
-use crate::{IntTuple, LayoutError, LayoutFn};
+use crate::layout_fn::notation as shown;
+use crate::{LayoutError, LayoutFn};
 
 /// Why a run-time kernel cannot run: the planner's error (sizes that differ, a destination
 /// that writes one place twice, operands whose modes do not agree), or a tensor whose layout
@@ -115,26 +116,6 @@ fn prefixed(kernel: &str, error: &LayoutError) -> String {
     match text.strip_prefix(kernel) {
         Some(rest) if rest.starts_with(':') => text,
         _ => format!("{kernel}: {text}"),
-    }
-}
-
-/// `l` in notation, for messages: an empty layout (an extent 0, which a layout-core layout
-/// cannot hold) by its shape.
-fn shown<L: LayoutFn>(l: &L) -> String {
-    if l.size() == 0 { format!("{} (empty)", l.shape()) } else { l.to_layout().to_string() }
-}
-
-/// The element counts of the top-level modes of `l`'s shape (one for a rank-1 shape).
-fn mode_sizes<L: LayoutFn>(l: &L) -> Vec<i64> {
-    fn product(t: &IntTuple) -> i64 {
-        match t {
-            IntTuple::Int(e) => *e,
-            IntTuple::Tuple(v) => v.iter().map(product).fold(1i64, |a, b| a.saturating_mul(b)),
-        }
-    }
-    match l.shape() {
-        IntTuple::Tuple(v) => v.iter().map(product).collect(),
-        one => vec![product(&one)],
     }
 }
 

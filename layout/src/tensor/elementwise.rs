@@ -26,22 +26,8 @@ use core::ops::Add;
 
 use super::{FoldedTensor, Tensor, TensorMut};
 use crate::kernels::{Element, Sealed};
+use crate::layout_fn::mode_sizes;
 use crate::{IntTuple, Offset, TrustedLayout};
-
-/// The sizes of the top-level modes of a shape (0 for a mode with an extent 0; saturated).
-fn mode_sizes(shape: &IntTuple) -> Vec<usize> {
-    let size = |m: &IntTuple| {
-        let leaves = m.leaves();
-        if leaves.contains(&0) {
-            return 0;
-        }
-        leaves.iter().try_fold(1usize, |a, &e| a.checked_mul(usize::try_from(e).ok()?)).unwrap_or(usize::MAX)
-    };
-    match shape {
-        IntTuple::Tuple(t) => t.iter().map(size).collect(),
-        IntTuple::Int(_) => vec![size(shape)],
-    }
-}
 
 impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     /// Folds every element in index order: `f(…f(f(init, t[0]), t[1])…, t[size-1])`.
