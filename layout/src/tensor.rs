@@ -363,7 +363,7 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     }
 
     /// Calls `f` with each run of elements at consecutive offsets, in index order (the runs
-    /// of [`LayoutFn::for_each_run`], as slices): a strided traversal of a contiguous inner
+    /// of [`LayoutFn::for_each_run`](crate::LayoutFn::for_each_run), as slices): a strided traversal of a contiguous inner
     /// mode costs what a contiguous loop costs.
     ///
     /// ```
