@@ -324,9 +324,10 @@ impl<T: Element, L: crate::StaticLayout> CopyDest<T, L> for &mut crate::TensorMu
     where
         Self: 's,
     {
-        // SAFETY: a tensor's slice holds offsets `L::MIN_OFFSET..=L::MAX_OFFSET` around
-        // `as_mut_ptr` (checked when it was created, kept by sub-tensors), and the tensor is
-        // borrowed exclusively for `'s`.
+        // SAFETY: a static layout is never empty (`SIZE >= 1`, the contract of
+        // `StaticLayout`), so the tensor's slice holds offsets `L::MIN_OFFSET..=L::MAX_OFFSET`
+        // around `as_mut_ptr` (checked when it was created, kept by sub-tensors), and the
+        // tensor is borrowed exclusively for `'s`.
         unsafe { DstView::from_raw_parts(self.as_mut_ptr(), L::MIN_OFFSET, L::MAX_OFFSET) }
     }
 }

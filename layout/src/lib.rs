@@ -201,12 +201,13 @@ impl Offset for isize {
 /// # Safety
 ///
 /// [`Tensor`] reads its slice without bounds checks on the strength of this contract, so it
-/// is an `unsafe` trait; `layout!` implements it (do not implement it by hand). For every
-/// index `i < SIZE`, `offset(i)` (and `offset_of(coord(i))`, and every offset
-/// `for_each_offset` visits, which are `SIZE` calls with the offsets of the indices in
-/// order) lies in `MIN_OFFSET..=MAX_OFFSET`, and `MIN_OFFSET <= 0`; `UNIT_RUN` divides
-/// `SIZE`, and for every index `i` that is a multiple of it, `offset(i + j) = offset(i) + j`
-/// for `j < UNIT_RUN`; when `INJECTIVE` is true, distinct indices have distinct offsets.
+/// is an `unsafe` trait; `layout!` implements it (do not implement it by hand). `SIZE >= 1`
+/// (a layout-core layout has no extent 0), and for every index `i < SIZE`, `offset(i)` (and
+/// `offset_of(coord(i))`, and every offset `for_each_offset` visits, which are `SIZE` calls
+/// with the offsets of the indices in order) lies in `MIN_OFFSET..=MAX_OFFSET`, and
+/// `MIN_OFFSET <= 0`; `UNIT_RUN` divides `SIZE`, and for every index `i` that is a multiple of
+/// it, `offset(i + j) = offset(i) + j` for `j < UNIT_RUN`; when `INJECTIVE` is true, distinct
+/// indices have distinct offsets.
 pub unsafe trait StaticLayout: GeneratedLayout<Offset: Offset, Value = Layout> {
     /// `cosize(L)`: one past the largest offset.
     const COSIZE: usize = Self::__CONSTANTS.cosize;

@@ -10,17 +10,23 @@
 //! slice `data`, its base and its layout value `l`:
 //!
 //! ```text
-//! 0 <= base + l.min_offset()   and   base + l.max_offset() < data.len()
+//! l.size() > 0:    0 <= base + l.min_offset()   and   base + l.max_offset() < data.len()
+//! l.size() == 0:   base <= data.len()
 //! ```
 //!
 //! so, by the contract of [`TrustedLayout`] (every offset of the domain lies in
 //! `min_offset()..=max_offset()`), `base + l.offset(i)` is inside the slice for every
-//! `i < l.size()`. Creation establishes it ([`Tensor::new`], [`Tensor::with_base`]); static
-//! sub-tensors keep it by the contract of [`SubLayout`], run-time ones are created with the
-//! same check. The layout is kept by value and never handed out mutably, so the numbers
-//! checked at creation are the numbers used afterwards. Positions are computed as
-//! `base.wrapping_add_signed(offset)`, which is the exact sum whenever that sum is in
-//! `0..data.len()`.
+//! `i < l.size()`. An empty layout (an extent 0) has no index, so its tensor reads and writes
+//! nothing and may view any slice, `&[]` included; its base is still a position of the slice
+//! or its end, so that `as_ptr` and the kernels' views of the slice at the base exist. Every
+//! access below is to an index below the size, an offset the traversal visits or a coordinate
+//! the layout contains, none of which an empty layout has, so it only happens when
+//! `l.size() > 0`. Creation establishes the invariant ([`Tensor::new`],
+//! [`Tensor::with_base`]); static sub-tensors keep it by the contract of [`SubLayout`] (a
+//! static layout is never empty), run-time ones are created with the same check. The layout
+//! is kept by value and never handed out mutably, so the numbers checked at creation are the
+//! numbers used afterwards. Positions are computed as `base.wrapping_add_signed(offset)`,
+//! which is the exact sum whenever that sum is in `0..data.len()`.
 //!
 //! Examples: [`Tensor`], [`TensorMut`] and the guide's [tensors](crate::guide::tensors) chapter.
 
@@ -28,7 +34,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 use std::ops::{Index, IndexMut};
 
-use crate::{EdgeTiles, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
+use crate::{EdgeTiles, LayoutFn, Offset, RuntimeLayout, StaticLayout, TrustedLayout};
 
 mod elementwise;
 mod folded;
@@ -70,6 +76,18 @@ pub enum TensorError {
         /// `base + max + 1`, the length the slice needs (saturated at `usize::MAX`).
         needed: usize,
     },
+    /// The base of an empty layout (an extent 0, no offset) lies past the end of the slice.
+    #[error(
+        "the layout `{layout}` is empty (it addresses no offset), but the base {base} lies past the end of the slice of {len} elements"
+    )]
+    BaseBeyondEnd {
+        /// The layout's extents.
+        layout: String,
+        /// The length of the slice.
+        len: usize,
+        /// The base offset given.
+        base: usize,
+    },
     /// The base is smaller than `-min_offset()`: a negative offset would fall before the slice.
     #[error(
         "the layout `{layout}` addresses offsets {min}..={max}, so the base must be at least {}, but it is {base}",
@@ -109,9 +127,17 @@ fn at_base(min: isize, max: isize, base: usize) -> String {
 
 use crate::layout_fn::notation;
 
-/// Checks the invariant of a tensor of layout `l` over a slice of `len` elements at `base`.
+/// Checks the invariant of a tensor of layout `l` over a slice of `len` elements at `base`:
+/// for an empty layout, `base <= len`; else `base + min_offset() >= 0` and
+/// `base + max_offset() < len`.
 #[inline]
 fn check<L: TrustedLayout>(l: &L, len: usize, base: usize) -> Result<(), TensorError> {
+    if l.size() == 0 {
+        if base > len {
+            return Err(TensorError::BaseBeyondEnd { layout: notation(l), len, base });
+        }
+        return Ok(());
+    }
     let (min, max) = (l.min_offset(), l.max_offset());
     if (base as i128) + (min as i128) < 0 {
         return Err(TensorError::BaseTooSmall { layout: notation(l), min, max, base });
@@ -122,6 +148,13 @@ fn check<L: TrustedLayout>(l: &L, len: usize, base: usize) -> Result<(), TensorE
         return Err(TensorError::TooShort { len, layout: notation(l), min, max, base, needed });
     }
     Ok(())
+}
+
+/// The base [`Tensor::new`] views a slice at: `-min_offset()`, so that the smallest offset is
+/// position 0; 0 for an empty layout, which addresses no offset.
+#[inline]
+fn new_base<L: TrustedLayout>(l: &L) -> usize {
+    if l.size() == 0 { 0 } else { l.min_offset().unsigned_abs() }
 }
 
 /// The position of offset `offset` at `base`: exact whenever the sum is in the slice.
@@ -294,15 +327,25 @@ pub struct TensorMut<'a, T, L: TrustedLayout> {
 impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     /// Views `data` through `layout` at the base `-layout.min_offset()` (0 unless some stride
     /// is negative), so that the smallest offset is `data[0]`. Fails when the slice is shorter
-    /// than `base + max_offset() + 1` (the cosize for a layout without negative strides).
+    /// than `base + max_offset() + 1` (the cosize for a layout without negative strides). An
+    /// empty layout (an extent 0) addresses no element: any slice, `&[]` included, at base 0.
+    ///
+    /// ```
+    /// use cute_layout::{RuntimeLayout, Tensor};
+    ///
+    /// let empty = RuntimeLayout::<2>::new(&[(4, 1), (0, 4)]).unwrap();
+    /// let t = Tensor::<f32, _>::new(&[], empty).unwrap();
+    /// assert_eq!((t.size(), t.iter().count()), (0, 0));
+    /// ```
     #[inline]
     pub fn new(data: &'a [T], layout: L) -> Result<Self, TensorError> {
-        let base = layout.min_offset().unsigned_abs();
+        let base = new_base(&layout);
         Self::with_base(data, layout, base)
     }
 
     /// Views `data` through `layout` with offset 0 at position `base`: fails unless
-    /// `base >= -min_offset()` and `data.len() >= base + max_offset() + 1`.
+    /// `base >= -min_offset()` and `data.len() >= base + max_offset() + 1`, or, for an empty
+    /// layout, unless `base <= data.len()`.
     #[inline]
     pub fn with_base(data: &'a [T], layout: L, base: usize) -> Result<Self, TensorError> {
         check(&layout, data.len(), base)?;
@@ -316,9 +359,10 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
             return None;
         }
         let p = position(self.base, self.layout.offset(index));
-        // SAFETY: `index < size()`, so the offset lies in min_offset()..=max_offset() (the
-        // contract of `TrustedLayout`) and the position is in the slice by the invariant
-        // creation checked (module docs).
+        // SAFETY: `index < size()`, so the layout is not empty and the offset lies in
+        // min_offset()..=max_offset() (the contract of `TrustedLayout`); the position is in
+        // the slice by the invariant of a non-empty tensor, which creation checked (module
+        // docs).
         Some(unsafe { self.data.get_unchecked(p) })
     }
 
@@ -337,9 +381,10 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     #[inline]
     pub fn get_at(&self, coord: L::Coord) -> Option<&'a T> {
         let o = checked_offset_of(&self.layout, coord)?;
-        // SAFETY: the coordinate is in the domain (checked), so its offset lies in
-        // min_offset()..=max_offset() (the contract of `TrustedLayout`) and the position is
-        // in the slice by the invariant creation checked.
+        // SAFETY: the coordinate is in the domain (checked), so its offset is that of an index
+        // below the size (the contract of `TrustedLayout`): the layout is not empty and the
+        // offset lies in min_offset()..=max_offset(), so the position is in the slice by the
+        // invariant of a non-empty tensor, which creation checked.
         Some(unsafe { self.data.get_unchecked(position(self.base, o)) })
     }
 
@@ -356,8 +401,9 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         let (data, base) = (self.data, self.base);
         self.layout.for_each_offset(|o| {
             // SAFETY: the traversal visits the offsets of the indices below size() (the
-            // contract of `TrustedLayout`), which lie in min_offset()..=max_offset(); the
-            // position is in the slice by the invariant creation checked.
+            // contract of `TrustedLayout`), so it runs only for a non-empty layout, and they
+            // lie in min_offset()..=max_offset(); the position is in the slice by the
+            // invariant of a non-empty tensor, which creation checked.
             f(unsafe { data.get_unchecked(position(base, o)) })
         });
     }
@@ -379,18 +425,20 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
         let (data, base) = (self.data, self.base);
         self.layout.for_each_run(|start, len| {
             let at = position(base, start);
-            // SAFETY: a run's offsets `start..start + len` are offsets of the domain (the
-            // contract of `TrustedLayout`), so they lie in min_offset()..=max_offset(), which
-            // creation checked the slice covers around `base`.
+            // SAFETY: a run's offsets `start..start + len` are offsets of indices below the
+            // size (the contract of `TrustedLayout`), so there are runs only for a non-empty
+            // layout, and they lie in min_offset()..=max_offset(), which creation checked
+            // the slice covers around `base` for a non-empty tensor.
             f(unsafe { data.get_unchecked(at..at + len) })
         });
     }
 
     /// The tensor over the elements of tile `k` of an edge tiling of this tensor's layout
     /// (`None` if `k >= tiles.count()` or the tile does not fit this tensor's slice, which
-    /// happens only when `tiles` tiles some other layout). One check, as at creation.
+    /// happens only when `tiles` tiles some other layout; an empty tensor has no tile with
+    /// elements). One check, as at creation.
     pub fn edge_tile<const R: usize>(&self, tiles: &EdgeTiles<R>, k: usize) -> Option<Tensor<'a, T, RuntimeLayout<R>>> {
-        if k >= tiles.count() {
+        if k >= tiles.count() || (self.is_empty() && tiles.tile(k).size() > 0) {
             return None;
         }
         let base = self.base.checked_add(tiles.tile_base(k))?;
@@ -456,7 +504,8 @@ impl<'a, T, L: StaticLayout> Tensor<'a, T, L> {
     /// Sub-tensor `k`, or `None` when `k >= S::COUNT`.
     #[inline]
     pub fn try_tile<S: SubLayout<L>>(&self, k: usize) -> Option<Tensor<'a, T, S>> {
-        // The invariant of the sub-tensor: with b = base() and s = S::base(k), the parent's
+        // The invariant of the sub-tensor: static layouts are never empty (`SIZE >= 1`, the
+        // contract of `StaticLayout`), so with b = base() and s = S::base(k), the parent's
         // invariant 0 <= b + L::MIN and b + L::MAX < len, and the contract of `SubLayout` for
         // k < COUNT, L::MIN <= s + S::MIN and s + S::MAX <= L::MAX, give
         // 0 <= (b + s) + S::MIN and (b + s) + S::MAX < len. Since S::MIN <= 0, b + s >= 0 is
@@ -513,11 +562,11 @@ impl<'a, T, L: TrustedLayout> IntoIterator for &Tensor<'a, T, L> {
 }
 
 impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
-    /// Views `data` mutably through `layout` at the base `-layout.min_offset()`; fails as
-    /// [`Tensor::new`] does.
+    /// Views `data` mutably through `layout` at the base `-layout.min_offset()` (0 for an
+    /// empty layout, which takes any slice); fails as [`Tensor::new`] does.
     #[inline]
     pub fn new(data: &'a mut [T], layout: L) -> Result<Self, TensorError> {
-        let base = layout.min_offset().unsigned_abs();
+        let base = new_base(&layout);
         Self::with_base(data, layout, base)
     }
 
@@ -548,9 +597,9 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
             return None;
         }
         let p = position(self.base, self.layout.offset(index));
-        // SAFETY: `index < size()`, so the offset lies in min_offset()..=max_offset() (the
-        // contract of `TrustedLayout`) and `p` is in the slice by the invariant creation
-        // checked (module docs).
+        // SAFETY: `index < size()`, so the layout is not empty and the offset lies in
+        // min_offset()..=max_offset() (the contract of `TrustedLayout`); `p` is in the slice
+        // by the invariant of a non-empty tensor, which creation checked (module docs).
         Some(unsafe { self.data.get_unchecked_mut(p) })
     }
 
@@ -585,8 +634,9 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
     #[inline]
     pub fn get_at_mut(&mut self, coord: L::Coord) -> Option<&mut T> {
         let o = checked_offset_of(&self.layout, coord)?;
-        // SAFETY: as in `Tensor::get_at`: a coordinate of the domain has an offset in
-        // min_offset()..=max_offset(), inside the slice by the invariant.
+        // SAFETY: as in `Tensor::get_at`: a coordinate of the domain is one of a non-empty
+        // layout, with an offset in min_offset()..=max_offset(), inside the slice by the
+        // invariant of a non-empty tensor.
         Some(unsafe { self.data.get_unchecked_mut(position(self.base, o)) })
     }
 
@@ -638,10 +688,11 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
     pub fn for_each_mut<F: FnMut(&mut T)>(&mut self, mut f: F) {
         let (data, base) = (&mut *self.data, self.base);
         self.layout.for_each_offset(|o| {
-            // SAFETY: the traversal visits the offsets of the domain, which lie in
-            // min_offset()..=max_offset() (the contract of `TrustedLayout`), so the position
-            // is in the slice by the invariant creation checked; each `&mut` ends before the
-            // next.
+            // SAFETY: the traversal visits the offsets of the indices below the size (the
+            // contract of `TrustedLayout`), so it runs only for a non-empty layout, and they
+            // lie in min_offset()..=max_offset(), so the position is in the slice by the
+            // invariant of a non-empty tensor, which creation checked; each `&mut` ends
+            // before the next.
             f(unsafe { data.get_unchecked_mut(position(base, o)) })
         });
     }
@@ -660,8 +711,8 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
         let (data, base) = (&mut *self.data, self.base);
         self.layout.for_each_run(|start, len| {
             let at = position(base, start);
-            // SAFETY: as in `Tensor::for_each_slice`: the run lies in the range creation
-            // checked; each `&mut` ends before the next.
+            // SAFETY: as in `Tensor::for_each_slice`: runs exist only for a non-empty layout
+            // and lie in the range creation checked; each `&mut` ends before the next.
             f(unsafe { data.get_unchecked_mut(at..at + len) })
         });
     }
@@ -672,7 +723,7 @@ impl<'a, T, L: TrustedLayout> TensorMut<'a, T, L> {
         tiles: &EdgeTiles<R>,
         k: usize,
     ) -> Option<TensorMut<'_, T, RuntimeLayout<R>>> {
-        if k >= tiles.count() {
+        if k >= tiles.count() || (self.is_empty() && tiles.tile(k).size() > 0) {
             return None;
         }
         let base = self.base.checked_add(tiles.tile_base(k))?;
@@ -824,9 +875,9 @@ impl<'a, T, L: TrustedLayout> Iter<'a, T, L> {
     /// `index < size()`.
     #[inline(always)]
     unsafe fn element(&self, index: usize) -> &'a T {
-        // SAFETY: the caller guarantees `index < size()`, so the offset lies in
-        // min_offset()..=max_offset() and the position is in the slice by the invariant of
-        // the tensor this iterator came from.
+        // SAFETY: the caller guarantees `index < size()`, so the layout is not empty and the
+        // offset lies in min_offset()..=max_offset(); the position is in the slice by the
+        // invariant of the non-empty tensor this iterator came from.
         unsafe { self.data.get_unchecked(position(self.base, self.layout.offset(index))) }
     }
 }
@@ -871,9 +922,10 @@ impl<'a, T, L: TrustedLayout> Iterator for Iter<'a, T, L> {
         let (data, base) = (self.data, self.base);
         let mut acc = Some(init);
         self.layout.for_each_offset(|o| {
-            // SAFETY: the traversal visits the offsets of the domain, which lie in
-            // min_offset()..=max_offset() (the contract of `TrustedLayout`), so the position
-            // is in the slice by the invariant of the tensor.
+            // SAFETY: the traversal visits the offsets of the indices below the size (the
+            // contract of `TrustedLayout`), so it runs only for a non-empty layout, and they
+            // lie in min_offset()..=max_offset(), so the position is in the slice by the
+            // invariant of a non-empty tensor.
             let x = unsafe { data.get_unchecked(position(base, o)) };
             acc = acc.take().map(|a| f(a, x));
         });
@@ -946,10 +998,10 @@ impl<'a, T, L: TrustedLayout> IterMut<'a, T, L> {
     /// `index < size()`, and no other element of this index is handed out.
     #[inline(always)]
     unsafe fn element(&mut self, index: usize) -> &'a mut T {
-        // SAFETY: `index < size()` puts the position in the slice (the tensor's invariant,
-        // which the borrow `'a` keeps); the layout is injective (checked by `try_iter_mut`)
-        // and each index is visited once (`front..back` only shrinks), so no two `&mut`
-        // alias.
+        // SAFETY: `index < size()`, so the layout is not empty, and puts the position in the
+        // slice (the invariant of a non-empty tensor, which the borrow `'a` keeps); the layout
+        // is injective (checked by `try_iter_mut`) and each index is visited once
+        // (`front..back` only shrinks), so no two `&mut` alias.
         unsafe { &mut *self.data.add(position(self.base, self.layout.offset(index))) }
     }
 }

@@ -16,6 +16,7 @@ layout! {
     pub fn strided = copy((M,N):(2,LDS), (M,N):(N,1));
     pub fn multi = copy(((2,M),N):((1,2),LDS), ((2,M),N):((N,2*N),1));
     pub fn from_cm = copy(ColMajor, (M,N):(N,1));
+    pub fn line = copy(M:1, M:1);
     pub fn unpack = copy((4,6):(6,1), (M,N):(1,LD));
     pub fn regroup = copy((2*M,N):(1,2*M), ((2,M),N):((1,2),LDT));
     pub fn sg = gemm(f32, (M,K):(1,LDA), (N,K):(LDB,1), (M,N):(1,LDC));
@@ -323,4 +324,19 @@ fn mismatches_name_the_symbol_or_the_pattern() {
     let mut d = TensorMut::new(&mut dst, RowMajor::new(4, 6, 6).unwrap()).unwrap();
     let e = try_to_rm(&s, &mut d).unwrap_err();
     assert!(matches!(e, PlanError::Symbol { symbol: "N", first: (_, _, 5), second: (_, _, 6), .. }), "{e}");
+}
+
+/// An empty tensor (an extent 0) is no pattern's layout: its `1:0` layout-core value must not
+/// make it a view of one element.
+#[test]
+fn empty_operands_match_no_pattern() {
+    let (src, mut dst) = ([1.0f32], [0.0f32]);
+    let empty = flat::<1>(&[(0, 1)]);
+    let e = try_line(&Tensor::new(&src, empty).unwrap(), &mut TensorMut::new(&mut dst, empty).unwrap()).unwrap_err();
+    assert!(matches!(e, PlanError::Pattern { operand: "source", pattern: "M:1", .. }), "{e}");
+    assert!(e.to_string().contains("`0 (empty)`: it is empty"), "{e}");
+    assert_eq!(dst, [0.0]);
+    let one = flat::<1>(&[(1, 1)]);
+    try_line(&Tensor::new(&src, one).unwrap(), &mut TensorMut::new(&mut dst, one).unwrap()).unwrap();
+    assert_eq!(dst, [1.0]);
 }

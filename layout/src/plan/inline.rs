@@ -25,7 +25,8 @@ pub struct Found {
 }
 
 /// The value of `l` for the `operand` of `kernel` written `pattern` with `leaves` leaves;
-/// [`PlanError::Pattern`] when the number of leaves differs.
+/// [`PlanError::Pattern`] when the number of leaves differs or `l` is empty (a pattern is a
+/// layout-core layout, which has no extent 0).
 pub fn found<L: LayoutFn>(
     kernel: &'static str,
     operand: &'static str,
@@ -33,6 +34,13 @@ pub fn found<L: LayoutFn>(
     leaves: usize,
     l: &L,
 ) -> Result<Found, PlanError> {
+    if l.size() == 0 {
+        // `to_layout` of an empty layout is `1:0`, which a pattern could match: a view of one
+        // element where the tensor has none.
+        let why = "it is empty (an extent 0), which the pattern's layout cannot be".to_string();
+        let found = crate::layout_fn::notation(l);
+        return Err(PlanError::Pattern { kernel, operand, pattern, found, why });
+    }
     let layout = l.to_layout();
     let f = Found { leaves: layout.flat_modes(), layout };
     if f.leaves.len() != leaves {

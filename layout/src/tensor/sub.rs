@@ -10,10 +10,18 @@
 //! guarantee needs nothing from the algebra: a sub-tensor outside the slice is an error,
 //! never an access.
 //!
+//! A sub-tensor of an empty tensor (an extent 0, which layout-core cannot hold) is computed
+//! from the parent's extents: it is empty, or an error when there is none (a slice coordinate
+//! in a mode of extent 0, a tile of a tiling with 0 tiles). It addresses no element, so it
+//! views the parent's slice at the parent's base.
+//!
 //! The examples are on [`Tiling`] and in the guide's [tensors](crate::guide::tensors) chapter.
 
 use super::{Tensor, TensorError, TensorMut};
-use crate::{Layout, LayoutError, LayoutFn, RUNTIME_MAX_MODES, RuntimeLayout, SliceCoord, Tiler, TrustedLayout};
+use crate::layout_fn::notation;
+use crate::{
+    IntTuple, Layout, LayoutError, LayoutFn, RUNTIME_MAX_MODES, RuntimeLayout, SliceCoord, Tiler, TrustedLayout,
+};
 
 /// Why a sub-tensor of a run-time tensor cannot be made.
 ///
@@ -62,6 +70,18 @@ pub enum SubTensorError {
     /// The sub-tensor does not fit the slice (a tiling of another layout).
     #[error("{0}")]
     DoesNotFit(TensorError),
+    /// The parent is empty (an extent 0) but the sub-layout has elements: a [`Tiling`] of
+    /// another layout (every `Tiling` is made from a layout-core layout, which has no
+    /// extent 0), or a parent whose shape does not show its extent 0.
+    #[error("the tensor `{parent}` is empty, but the sub-layout `{sub}` has {size} elements")]
+    EmptyParent {
+        /// The sub-layout.
+        sub: String,
+        /// Its number of elements.
+        size: usize,
+        /// The parent's layout (its extents).
+        parent: String,
+    },
 }
 
 /// The sub-tensors of a layout by one operation, computed once: the sub-layout (the same for
@@ -213,23 +233,171 @@ fn shifted(base: usize, offset: i64, sub: &RuntimeLayout) -> Result<usize, SubTe
     })
 }
 
+/// Flat modes `(extent, stride)`, extents 0 included.
+type Leaves = Vec<(i64, i64)>;
+
+/// The run-time layout of the leaves `(extent, stride)`, or [`SubTensorError::TooLarge`].
+fn flat(leaves: &[(i64, i64)]) -> Result<RuntimeLayout, SubTensorError> {
+    let modes: Option<Vec<(usize, isize)>> =
+        leaves.iter().map(|&(e, d)| Some((usize::try_from(e).ok()?, isize::try_from(d).ok()?))).collect();
+    modes.and_then(|m| RuntimeLayout::new(&m)).ok_or_else(|| {
+        let list = |f: fn(&(i64, i64)) -> i64| leaves.iter().map(|m| f(m).to_string()).collect::<Vec<_>>().join(",");
+        SubTensorError::TooLarge(format!("({}):({})", list(|m| m.0), list(|m| m.1)))
+    })
+}
+
+/// The leaves `(extent, stride)` of modes 0 and 1 of `zipped_divide(A, t)` for a layout `A` of
+/// shape `shape` (extents 0 included) whose layout with every extent 0 read as 1 is `planned`,
+/// arranged as layout-core's divide arranges them. A mode of extent 0 holds 0 tiles of a
+/// tiler's layout: mode 1 gets one mode of extent 0 for it, mode 0 the tiler's shape at
+/// stride 0 (a tile that is never addressed); `_` keeps it whole in the tile, one tile along
+/// it.
+fn empty_divided(shape: &IntTuple, planned: &Layout, t: &Tiler) -> Result<(Leaves, Leaves), SubTensorError> {
+    if !shape.leaves().contains(&0) {
+        let (tile, rest) = divided(planned, t)?;
+        return Ok((tile.flat_modes(), rest.flat_modes()));
+    }
+    let whole = |s: &IntTuple, p: &Layout| -> Leaves { s.leaves().into_iter().zip(p.stride().leaves()).collect() };
+    let m = match t {
+        Tiler::Layout(b) => return Ok((b.flat_modes().into_iter().map(|(e, _)| (e, 0)).collect(), vec![(0, 0)])),
+        Tiler::Modes(m) => m,
+    };
+    let (shapes, modes) = (shape.modes(), planned.modes());
+    if m.len() > modes.len() {
+        let layout = format!("{shape} (empty)");
+        let e = LayoutError::TooManyModes {
+            what: "tiler",
+            arg: t.to_string(),
+            arg_rank: m.len(),
+            layout,
+            rank: modes.len(),
+        };
+        return Err(SubTensorError::Algebra(e));
+    }
+    let (mut tile, mut rest) = (Vec::new(), Vec::new());
+    for (i, (s, p)) in shapes.iter().zip(&modes).enumerate() {
+        match m.get(i) {
+            Some(Some(ti)) => {
+                let (a, b) = empty_divided(s, p, ti)?;
+                tile.extend(a);
+                rest.extend(b);
+            }
+            Some(None) => {
+                tile.extend(whole(s, p));
+                rest.push((1, 0));
+            }
+            None => rest.extend(whole(s, p)),
+        }
+    }
+    Ok((tile, rest))
+}
+
+/// The [`Tiling`] of `local_tile(l, t)`, or of `local_partition(l, t)` when `partition`; for an
+/// empty `l`, from its extents ([`empty_divided`]).
+fn tiling_of<L: LayoutFn>(l: &L, t: &Tiler, partition: bool) -> Result<Tiling, SubTensorError> {
+    if l.size() > 0 {
+        let a = l.to_layout();
+        return if partition { Tiling::local_partition(&a, t) } else { Tiling::local_tile(&a, t) };
+    }
+    let (tile, rest) = empty_divided(&l.shape(), &l.planned_layout(), t)?;
+    let (sub, grid) = if partition { (rest, tile) } else { (tile, rest) };
+    Ok(Tiling { sub: flat(&sub)?, grid: flat(&grid)? })
+}
+
+/// Sub-tensor `k` of `tiling` of a tensor of layout `l` at `base`: its layout and base. A
+/// sub-tensor of an empty tensor must be empty; it keeps the parent's base.
+fn tiled<L: LayoutFn>(l: &L, base: usize, tiling: &Tiling, k: usize) -> Result<(RuntimeLayout, usize), SubTensorError> {
+    if l.size() > 0 {
+        let pos = tiling.position(base, k, || l.to_layout().to_string())?;
+        return Ok((tiling.sub, pos));
+    }
+    let (sub, count) = (tiling.sub, tiling.count());
+    if k >= count {
+        return Err(SubTensorError::OutOfRange { k, count, sub: sub.to_string(), parent: notation(l) });
+    }
+    if sub.size() > 0 {
+        return Err(SubTensorError::EmptyParent { sub: sub.to_string(), size: sub.size(), parent: notation(l) });
+    }
+    Ok((sub, base))
+}
+
+/// Appends the leaves `(extent, stride)` of the modes `c` leaves free (`_`), in order, as
+/// layout-core's slice keeps them; `false` when `c`'s profile does not match the shape's.
+fn free_leaves(c: &SliceCoord, shape: &IntTuple, stride: &IntTuple, out: &mut Leaves) -> bool {
+    match (c, shape, stride) {
+        (SliceCoord::Free, s, d) => {
+            out.extend(s.leaves().into_iter().zip(d.leaves()));
+            true
+        }
+        (SliceCoord::Int(_), _, _) => true,
+        (SliceCoord::Tuple(cs), IntTuple::Tuple(ss), IntTuple::Tuple(ds))
+            if cs.len() == ss.len() && ss.len() == ds.len() =>
+        {
+            cs.iter().zip(ss).zip(ds).all(|((c, s), d)| free_leaves(c, s, d, out))
+        }
+        _ => false,
+    }
+}
+
+/// The slice at `c` of a tensor of layout `l` at `base`: its layout and base. The slice of an
+/// empty tensor is the empty layout of its free modes at the parent's base; a fixed entry in
+/// a mode of extent 0 is out of range.
+fn sliced_at<L: LayoutFn>(l: &L, base: usize, c: &SliceCoord) -> Result<(RuntimeLayout, usize), SubTensorError> {
+    if l.size() > 0 {
+        let (sub, offset) = sliced(&l.to_layout(), c)?;
+        return Ok((sub, shifted(base, offset, &sub)?));
+    }
+    let shape = l.shape();
+    let out_of_range = || SubTensorError::CoordOutOfRange { coord: c.to_string(), parent: notation(l) };
+    if !inside(c, &shape) {
+        return Err(out_of_range());
+    }
+    let mut free = Vec::new();
+    if !free_leaves(c, &shape, l.planned_layout().stride(), &mut free) {
+        let e = LayoutError::CoordinateRank { coord: c.to_string(), shape: shape.to_string() };
+        return Err(SubTensorError::Algebra(e));
+    }
+    let sub = flat(&free)?;
+    // Every mode of extent 0 is free (`inside` refuses a fixed entry in one), so the slice is
+    // empty unless the parent's shape does not show its extent 0.
+    if sub.size() > 0 {
+        return Err(SubTensorError::EmptyParent { sub: sub.to_string(), size: sub.size(), parent: notation(l) });
+    }
+    Ok((sub, base))
+}
+
 impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
-    /// The layout-core layout of this tensor's layout, with its numbers in.
+    /// The layout-core layout of this tensor's layout, with its numbers in. An empty layout
+    /// (an extent 0, which layout-core cannot hold) gives `1:0`: take the sub-tensors of an
+    /// empty tensor with the methods below, which read its extents.
     pub fn layout_value(&self) -> Layout {
         self.layout.to_layout()
     }
 
-    /// Sub-tensor `k` of a [`Tiling`] of this tensor's layout (one check, as at creation).
+    /// Sub-tensor `k` of a [`Tiling`] of this tensor's layout (one check, as at creation). An
+    /// empty tensor has no sub-tensor with elements, so a `Tiling` (made from a layout-core
+    /// layout) gives [`SubTensorError::EmptyParent`] or [`SubTensorError::OutOfRange`].
     pub fn sub(&self, tiling: &Tiling, k: usize) -> Result<Tensor<'a, T, RuntimeLayout>, SubTensorError> {
-        let pos = tiling.position(self.base, k, || self.layout.to_layout().to_string())?;
-        Tensor::with_base(self.data, tiling.sub, pos).map_err(SubTensorError::DoesNotFit)
+        let (sub, pos) = tiled(&self.layout, self.base, tiling, k)?;
+        Tensor::with_base(self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
     /// `slice(A, c)`: the sub-tensor of the modes `c` leaves free (`_`), at the offset of
-    /// the fixed ones (`(_, 2)` is column 2).
+    /// the fixed ones (`(_, 2)` is column 2). Of an empty tensor: the empty tensor of the
+    /// free modes (`(2, _)` of a 4×0 tensor has the layout `0:0`), or
+    /// [`SubTensorError::CoordOutOfRange`] for a fixed entry in a mode of extent 0.
+    ///
+    /// ```
+    /// use cute_layout::{RuntimeLayout, SliceCoord, SubTensorError, Tensor};
+    ///
+    /// let t = Tensor::<u8, _>::new(&[], RuntimeLayout::<2>::new(&[(4, 1), (0, 4)]).unwrap()).unwrap();
+    /// let row = t.slice(&SliceCoord::Tuple(vec![SliceCoord::Int(2), SliceCoord::Free])).unwrap();
+    /// assert_eq!((row.size(), row.layout().to_string()), (0, "0:0".to_string()));
+    /// let e = t.slice(&SliceCoord::Tuple(vec![SliceCoord::Free, SliceCoord::Int(0)])).unwrap_err();
+    /// assert!(matches!(e, SubTensorError::CoordOutOfRange { .. }), "{e}");
+    /// ```
     pub fn slice(&self, c: &SliceCoord) -> Result<Tensor<'a, T, RuntimeLayout>, SubTensorError> {
-        let (sub, offset) = sliced(&self.layout.to_layout(), c)?;
-        let pos = shifted(self.base, offset, &sub)?;
+        let (sub, pos) = sliced_at(&self.layout, self.base, c)?;
         Tensor::with_base(self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
@@ -237,41 +405,54 @@ impl<'a, T, L: TrustedLayout> Tensor<'a, T, L> {
     /// gives k (the tiler must divide A, as layout-core's divide requires). A `_` in the tiler
     /// keeps the whole mode in the tile: `[8:1, _]` over a 16×48 matrix is a block of 8 full
     /// rows, tile 1 the rows 8..16. For many k, build the [`Tiling`] once and take
-    /// [`Tensor::sub`].
+    /// [`Tensor::sub`]. A mode of extent 0 holds 0 tiles (every k is
+    /// [`SubTensorError::OutOfRange`]), unless the tiler keeps it whole with `_`: then the
+    /// tiles are empty.
+    ///
+    /// ```
+    /// use cute_layout::{RuntimeLayout, SubTensorError, Tensor, parse_tiler};
+    ///
+    /// let t = Tensor::<u8, _>::new(&[], RuntimeLayout::<2>::new(&[(4, 1), (0, 4)]).unwrap()).unwrap();
+    /// let e = t.local_tile(&parse_tiler("[2:1,2:1]").unwrap(), 0).unwrap_err();
+    /// assert!(matches!(e, SubTensorError::OutOfRange { k: 0, count: 0, .. }), "{e}");
+    /// let rows = t.local_tile(&parse_tiler("[2:1,_]").unwrap(), 1).unwrap();   // rows 2..4
+    /// assert_eq!((rows.size(), rows.layout().to_string()), (0, "(2,0):(1,0)".to_string()));
+    /// ```
     pub fn local_tile(&self, t: &Tiler, k: usize) -> Result<Tensor<'a, T, RuntimeLayout>, SubTensorError> {
-        self.sub(&Tiling::local_tile(&self.layout.to_layout(), t)?, k)
+        self.sub(&tiling_of(&self.layout, t, false)?, k)
     }
 
     /// Partition `k` of `local_partition(A, T)`: mode 1 of `zipped_divide(A, T)` at the
-    /// offset mode 0 gives k (the elements tile position k owns across all tiles).
+    /// offset mode 0 gives k (the elements tile position k owns across all tiles). Over a mode
+    /// of extent 0 the partitions are empty (0 tiles along it); a tiler that keeps it whole
+    /// with `_` has 0 positions.
     pub fn local_partition(&self, t: &Tiler, k: usize) -> Result<Tensor<'a, T, RuntimeLayout>, SubTensorError> {
-        self.sub(&Tiling::local_partition(&self.layout.to_layout(), t)?, k)
+        self.sub(&tiling_of(&self.layout, t, true)?, k)
     }
 }
 
 impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
-    /// The layout-core layout of this tensor's layout, with its numbers in.
+    /// The layout-core layout of this tensor's layout, with its numbers in (`1:0` for an empty
+    /// layout, as [`Tensor::layout_value`]).
     pub fn layout_value(&self) -> Layout {
         self.layout.to_layout()
     }
 
     /// The mutable [`Tensor::sub`], borrowing this tensor mutably.
     pub fn sub_mut(&mut self, tiling: &Tiling, k: usize) -> Result<TensorMut<'_, T, RuntimeLayout>, SubTensorError> {
-        let layout = self.layout;
-        let pos = tiling.position(self.base, k, || layout.to_layout().to_string())?;
-        TensorMut::with_base(&mut *self.data, tiling.sub, pos).map_err(SubTensorError::DoesNotFit)
+        let (sub, pos) = tiled(&self.layout, self.base, tiling, k)?;
+        TensorMut::with_base(&mut *self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
     /// The mutable [`Tensor::slice`].
     pub fn slice_mut(&mut self, c: &SliceCoord) -> Result<TensorMut<'_, T, RuntimeLayout>, SubTensorError> {
-        let (sub, offset) = sliced(&self.layout.to_layout(), c)?;
-        let pos = shifted(self.base, offset, &sub)?;
+        let (sub, pos) = sliced_at(&self.layout, self.base, c)?;
         TensorMut::with_base(&mut *self.data, sub, pos).map_err(SubTensorError::DoesNotFit)
     }
 
     /// The mutable [`Tensor::local_tile`].
     pub fn local_tile_mut(&mut self, t: &Tiler, k: usize) -> Result<TensorMut<'_, T, RuntimeLayout>, SubTensorError> {
-        let tiling = Tiling::local_tile(&self.layout.to_layout(), t)?;
+        let tiling = tiling_of(&self.layout, t, false)?;
         self.sub_mut(&tiling, k)
     }
 
@@ -281,7 +462,7 @@ impl<T, L: TrustedLayout> TensorMut<'_, T, L> {
         t: &Tiler,
         k: usize,
     ) -> Result<TensorMut<'_, T, RuntimeLayout>, SubTensorError> {
-        let tiling = Tiling::local_partition(&self.layout.to_layout(), t)?;
+        let tiling = tiling_of(&self.layout, t, true)?;
         self.sub_mut(&tiling, k)
     }
 }
