@@ -13,6 +13,34 @@ pub const GEMM_PAR_EDGE: usize = 32;
 /// (at least one step: its panels over all of m and n).
 pub const GEMM_PAR_ROUND_BYTES: usize = 32 << 20;
 
+/// Tasks per thread of a parallel GEMM with [`GEMM_PAR_BALANCE_MIN_THREADS`] threads or more
+/// whose tasks stay at least [`GEMM_PAR_BALANCE_MIN_TASK`] elements of C ([`gemm_tasks`]):
+/// the pool's threads take the tasks of a round one at a time as they finish the last, so a
+/// thread on a slower core (shared with other work, or clocked lower) takes fewer, and the
+/// round does not wait for it.
+pub const GEMM_PAR_TASKS_PER_THREAD: usize = 4;
+
+/// The fewest threads for which [`gemm_tasks`] cuts C into more tasks than threads.
+pub const GEMM_PAR_BALANCE_MIN_THREADS: usize = 8;
+
+/// The fewest elements of C a task keeps when [`gemm_tasks`] cuts C into more tasks than
+/// threads: `256 × 256` (below that, the rows of A and columns of B each task streams per
+/// step of k outweigh the balance).
+pub const GEMM_PAR_BALANCE_MIN_TASK: usize = 256 * 256;
+
+/// The number of tasks of a parallel GEMM of an `m × n` C on `threads` threads:
+/// `threads · GEMM_PAR_TASKS_PER_THREAD` when `threads ≥ GEMM_PAR_BALANCE_MIN_THREADS` and
+/// `m·n` holds that many tasks of [`GEMM_PAR_BALANCE_MIN_TASK`] elements, else `threads`.
+/// Defined for every input.
+pub const fn gemm_tasks(m: usize, n: usize, threads: usize) -> usize {
+    let many = threads.saturating_mul(GEMM_PAR_TASKS_PER_THREAD);
+    if threads >= GEMM_PAR_BALANCE_MIN_THREADS && m.saturating_mul(n) / many >= GEMM_PAR_BALANCE_MIN_TASK {
+        many
+    } else {
+        threads
+    }
+}
+
 /// A grid of `tm × tn` tasks over C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GemmGrid {
@@ -33,8 +61,8 @@ impl GemmGrid {
     }
 }
 
-/// The grid of an `m × n` C over at most `threads` tasks: among `tm` in `1..=threads` and
-/// `tn = threads / tm`, the one whose largest task has the least cost
+/// The grid of an `m × n` C over at most `threads` tasks (the caller's [`gemm_tasks`]): among
+/// `tm` in `1..=threads` and `tn = threads / tm`, the one whose largest task has the least cost
 /// `R·C + GEMM_PAR_EDGE·(R + C)`, with `R`, `C` its rows and columns (shares rounded up to the
 /// grains): `R·C` is the task's multiply-adds per step of k (balance), `R + C` the rows of A
 /// and columns of B it streams per step of k (a square block streams the fewest). Shares are
@@ -83,6 +111,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn large_products_on_many_threads_get_more_tasks_than_threads() {
+        assert_eq!(gemm_tasks(2048, 2048, 16), 16 * GEMM_PAR_TASKS_PER_THREAD);
+        assert_eq!(gemm_tasks(4096, 4096, 16), 16 * GEMM_PAR_TASKS_PER_THREAD);
+        // Tasks would fall below the least size: one per thread.
+        assert_eq!(gemm_tasks(1024, 1024, 16), 16);
+        assert_eq!(gemm_tasks(96, 3072, 16), 16);
+        // Few threads: one task each.
+        assert_eq!(gemm_tasks(4096, 4096, 2), 2);
+        assert_eq!(gemm_tasks(usize::MAX, usize::MAX, usize::MAX), usize::MAX);
+        assert_eq!(gemm_tasks(0, 0, 0), 0);
     }
 
     #[test]

@@ -12,7 +12,9 @@ use crate::gemm_blocking::{
     BPanelOrder, CacheSizes, GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN, GemmBlocking, GemmBlocks, GemmElem,
     Packer, gemm_blocking, gemm_direct, gemm_transposes,
 };
-use crate::gemm_grid::GEMM_PAR_EDGE;
+use crate::gemm_grid::{
+    GEMM_PAR_BALANCE_MIN_TASK, GEMM_PAR_BALANCE_MIN_THREADS, GEMM_PAR_EDGE, GEMM_PAR_TASKS_PER_THREAD,
+};
 use crate::level::Level;
 use layout_core::Layout;
 use layout_core::Result;
@@ -311,10 +313,13 @@ impl fmt::Display for GemmSchedule {
                     writeln!(
                         f,
                         "threads: m·n·k >= 2^21: C is cut into a grid of tm x tn tasks over rayon's pool (gemm_grid: \
-                         for T threads, the tm x (T/tm) grid whose largest task has the least R·C + {GEMM_PAR_EDGE}·(R + C), \
-                         R rows in multiples of {GEMM_PAR_GRAIN_M}, C columns in multiples of {GEMM_PAR_GRAIN_N}); in rounds of steps of k, \
-                         each A and B micro-panel is packed once, by the first task that needs it, and shared by the \
-                         tasks of its row (A) or column (B) of the grid; each task blocked as below on its block of C"
+                         for T tasks, the tm x (T/tm) grid whose largest task has the least R·C + {GEMM_PAR_EDGE}·(R + C), \
+                         R rows in multiples of {GEMM_PAR_GRAIN_M}, C columns in multiples of {GEMM_PAR_GRAIN_N}; gemm_tasks: T is \
+                         the threads, or {GEMM_PAR_TASKS_PER_THREAD}x the threads on {GEMM_PAR_BALANCE_MIN_THREADS} threads or more \
+                         when each task keeps {GEMM_PAR_BALANCE_MIN_TASK} elements of C); in rounds of steps of k, \
+                         the threads taking the round's tasks one at a time, each A and B micro-panel packed once, by \
+                         the first task that needs it, and shared by the tasks of its row (A) or column (B) of the grid; \
+                         each task blocked as below on its block of C"
                     )?;
                 } else {
                     writeln!(f, "threads: one (m·n·k < 2^21)")?;

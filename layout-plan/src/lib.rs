@@ -37,7 +37,7 @@ pub use copy::{
 };
 pub use gemm::{GemmLeaf, GemmPlan, gemm_plan};
 pub use gemm_blocking::{CacheSizes, GemmBlocking, GemmBlocks, GemmElem, detected_caches};
-pub use gemm_grid::{GemmGrid, gemm_grid};
+pub use gemm_grid::{GemmGrid, gemm_grid, gemm_tasks};
 pub use gemm_schedule::{GEMM_STATIC_MAX, GemmRegime, GemmSchedule, LevelSchedule, gemm_schedule, gemm_schedule_for};
 pub use level::Level;
 pub use program::{Body, Extremes, Loop, Program, ProgramBuf, ProgramRange};

@@ -368,6 +368,18 @@ fn thousand_cubed() {
     run_case::<f64>(&mut r, 3, d, [Storage::Row(1), Storage::Col(0), Storage::Col(1)], -0.5, 2.0);
 }
 
+/// More tasks than threads (`gemm_tasks`: four per thread on eight threads when each keeps
+/// 256×256 elements of C), the threads taking them one at a time: every task runs once.
+#[test]
+fn more_tasks_than_threads() {
+    let mut r = Rng(8);
+    let _guard = LEVEL_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let (m, n) = (1544, 1450);
+    assert_eq!(cute_layout::kernel_plan::gemm_tasks(m, n, 8), 32);
+    run_case::<f32>(&mut r, 8, (m, n, 40), [Storage::Col(0), Storage::Row(0), Storage::Col(5)], 1.0, 0.0);
+    run_case::<f64>(&mut r, 8, (m, n, 33), [Storage::Row(1), Storage::Col(0), Storage::Lined(3)], -0.5, 2.0);
+}
+
 /// `gemm_with` on several threads: `f(x, m, n)` gets each final element with its indices
 /// exactly once, and what it returns is stored.
 fn epilogue_case<T: Elem>(r: &mut Rng, threads: usize, (m, n, k): (usize, usize, usize), alpha: f64, beta: f64) {

@@ -743,13 +743,15 @@ unsafe fn run_normalized<T: GemmScalar>(p: Problem<T>, parallel: bool, plan: &la
 mod par {
     use super::grid::{Shared, task_count};
     use super::{GemmScalar, Problem};
+    use core::sync::atomic::{AtomicUsize, Ordering};
     use layout_plan::gemm_blocking::{GEMM_PAR_GRAIN_M, GEMM_PAR_GRAIN_N, GEMM_PAR_MIN};
-    use layout_plan::gemm_grid;
     use layout_plan::gemm_grid::GEMM_PAR_ROUND_BYTES;
+    use layout_plan::{gemm_grid, gemm_tasks};
     use rayon::prelude::*;
 
-    /// Runs `p` on rayon's pool over the plan's grid of tasks ([`gemm_grid`] of m, n and the
-    /// pool's threads; see [`grid`](super::grid)); `false` when the problem is too small
+    /// Runs `p` on rayon's pool over the plan's grid of tasks ([`gemm_grid`] of m, n and
+    /// [`gemm_tasks`] of the pool's threads; see [`grid`](super::grid)), the threads taking
+    /// the tasks of each round one at a time; `false` when the problem is too small
     /// (`m·n·k < GEMM_PAR_MIN`) or the grid has one task. A problem whose one step of k over
     /// all of m and n would pack more than four rounds' bytes is cut in two halves along
     /// the larger of m and n, run one after the other.
@@ -777,18 +779,28 @@ mod par {
             }
             return true;
         }
-        let grid = gemm_grid(p.m, p.n, threads);
+        let grid = gemm_grid(p.m, p.n, gemm_tasks(p.m, p.n, threads));
         if grid.tasks() < 2 {
             return false;
         }
         let mut g = Shared::new(p, grid, *plan);
         while g.round(p.k) {
             let g = &g;
-            (0..task_count(g)).into_par_iter().for_each(|t| {
-                // SAFETY: `p` is normalized with `k ≥ 1` and C's offsets distinct (the
-                // caller's); `g` was made for `p` at `level` (read once, supported by the
-                // CPU) and its round begun; each task index runs once.
-                unsafe { T::run_task(level, p, g, t) }
+            // One worker per thread (at most one per task), each taking the round's next
+            // task until none is left: a thread that finishes early takes more.
+            let (tasks, next) = (task_count(g), AtomicUsize::new(0));
+            (0..threads.min(tasks)).into_par_iter().for_each(|_| {
+                loop {
+                    let t = next.fetch_add(1, Ordering::Relaxed);
+                    if t >= tasks {
+                        break;
+                    }
+                    // SAFETY: `p` is normalized with `k ≥ 1` and C's offsets distinct (the
+                    // caller's); `g` was made for `p` at `level` (read once, supported by the
+                    // CPU) and its round begun; each task index runs once (`fetch_add` hands
+                    // out each index below `tasks` to one worker).
+                    unsafe { T::run_task(level, p, g, t) }
+                }
             });
         }
         true
