@@ -369,7 +369,8 @@ fn thousand_cubed() {
 }
 
 /// More tasks than threads (`gemm_tasks`: four per thread on eight threads when each keeps
-/// 256×256 elements of C), the threads taking them one at a time: every task runs once.
+/// 256×256 elements of C), the threads taking them one at a time: every task runs once, and
+/// a fused epilogue once per element.
 #[test]
 fn more_tasks_than_threads() {
     let mut r = Rng(8);
@@ -378,6 +379,8 @@ fn more_tasks_than_threads() {
     assert_eq!(cute_layout::kernel_plan::gemm_tasks(m, n, 8), 32);
     run_case::<f32>(&mut r, 8, (m, n, 40), [Storage::Col(0), Storage::Row(0), Storage::Col(5)], 1.0, 0.0);
     run_case::<f64>(&mut r, 8, (m, n, 33), [Storage::Row(1), Storage::Col(0), Storage::Lined(3)], -0.5, 2.0);
+    // A fused epilogue over the 32 tasks.
+    epilogue_case::<f32>(&mut r, 8, (m, n, 24), 1.0, 0.5);
 }
 
 /// `gemm_with` on several threads: `f(x, m, n)` gets each final element with its indices
@@ -410,8 +413,10 @@ fn epilogue_case<T: Elem>(r: &mut Rng, threads: usize, (m, n, k): (usize, usize,
     let want = reference(&a, &b, &c0, (m, n, k), T::of(alpha).get(), T::of(beta).get());
     let want: Vec<(f64, f64)> = (0..m * n)
         .map(|x| {
+            // (`f`'s sum is rounded to T once more: its terms join the scale.)
             let (w, s) = want[x];
-            (w * 0.5 + (x % m) as f64 * 0.37 + (x / m) as f64 * 0.011, s)
+            let add = (x % m) as f64 * 0.37 + (x / m) as f64 * 0.011;
+            (w * 0.5 + add, s + add)
         })
         .collect();
     let c = Strided { buf: cbuf, ..c0 };
