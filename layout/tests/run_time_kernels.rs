@@ -450,6 +450,24 @@ fn gemms_over_every_kind_of_layout_match_the_reference() {
     });
 }
 
+/// `try_gemm(alpha, A, B, beta, C)` over the slices `a`, `b`, `c` through the layouts paired
+/// with them.
+fn try_gemm_over<const R: usize>(
+    alpha: f64,
+    (a, la): (&[f64], RuntimeLayout<R>),
+    (b, lb): (&[f64], RuntimeLayout<R>),
+    beta: f64,
+    (c, lc): (&mut [f64], RuntimeLayout<R>),
+) -> Result<(), PlanError> {
+    try_gemm(
+        alpha,
+        &Tensor::new(a, la).unwrap(),
+        &Tensor::new(b, lb).unwrap(),
+        beta,
+        &mut TensorMut::new(c, lc).unwrap(),
+    )
+}
+
 #[test]
 fn gemm_errors_name_the_dimension() {
     let x = [0f64; 64];
@@ -457,26 +475,12 @@ fn gemm_errors_name_the_dimension() {
     let a = RuntimeLayout::<2>::new(&[(4, 1), (5, 4)]).unwrap();
     let b = RuntimeLayout::<2>::new(&[(3, 1), (4, 3)]).unwrap(); // K = 4, A's K = 5
     let c = RuntimeLayout::<2>::new(&[(4, 1), (3, 4)]).unwrap();
-    let e = try_gemm(
-        1.0,
-        &Tensor::new(&x, a).unwrap(),
-        &Tensor::new(&x, b).unwrap(),
-        0.0,
-        &mut TensorMut::new(&mut y, c).unwrap(),
-    )
-    .unwrap_err();
+    let e = try_gemm_over(1.0, (&x, a), (&x, b), 0.0, (&mut y, c)).unwrap_err();
     assert!(e.to_string().starts_with("gemm: ") && e.to_string().contains('K'), "{e}");
     // C writing one place twice.
     let b = RuntimeLayout::<2>::new(&[(3, 1), (5, 3)]).unwrap();
     let c = RuntimeLayout::<2>::new(&[(4, 1), (3, 0)]).unwrap();
-    let e = try_gemm(
-        1.0,
-        &Tensor::new(&x, a).unwrap(),
-        &Tensor::new(&x, b).unwrap(),
-        0.0,
-        &mut TensorMut::new(&mut y, c).unwrap(),
-    )
-    .unwrap_err();
+    let e = try_gemm_over(1.0, (&x, a), (&x, b), 0.0, (&mut y, c)).unwrap_err();
     assert!(matches!(e, PlanError::Layout { kernel: "gemm", .. }), "{e}");
     // A plan run over another C.
     let c = RuntimeLayout::<2>::new(&[(4, 1), (3, 4)]).unwrap();
@@ -566,14 +570,7 @@ fn gemms_with_empty_dimensions() {
         (rt(&[(2, 1), (4, 2), (3, 8)]), rt(&[(0, 1), (4, 1), (3, 4)]), rt(&[(2, 1), (0, 2), (3, 0)])),
     ] {
         let (a, b) = (vec![f64::NAN; 64], vec![f64::NAN; 64]);
-        try_gemm(
-            1.0,
-            &Tensor::new(&a, la).unwrap(),
-            &Tensor::new(&b, lb).unwrap(),
-            0.0,
-            &mut TensorMut::new(&mut c, lc).unwrap(),
-        )
-        .unwrap();
+        try_gemm_over(1.0, (&a, la), (&b, lb), 0.0, (&mut c, lc)).unwrap();
         assert_eq!(c, [3.0, 3.0]);
     }
     // A says M = 0, C says M = 5: an error naming M.
