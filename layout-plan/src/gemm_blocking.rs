@@ -220,7 +220,7 @@ pub const AVX2_MC_L2_64THS: usize = 32;
 
 /// AVX-512 f32: 2 zmm of A × 12 broadcasts of B = 24 accumulators, 14 loads per 24 FMAs;
 /// the B micro-panel `KC×NR` 18 KiB of a 48 KiB L1d, the A block `MC×KC` 768 KiB, 3/8 of a
-/// 2 MiB L2.
+/// 2 MiB L2, the B block `KC×NC` at most the L2 (2034 KiB).
 pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     level: Level::Avx512,
     elem: GemmElem::F32,
@@ -229,7 +229,7 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
     nr: 12,
     kc: 384,
     mc: 512,
-    nc: 4080,
+    nc: 1356,
     narrow_nr: &[4, 8],
     narrow_mr: &[16],
     b_order: BPanelOrder::Columns,
@@ -242,7 +242,8 @@ pub const GEMM_AVX512_F32: GemmBlocking = GemmBlocking {
 };
 
 /// AVX-512 f64: 2 zmm of A × 12 broadcasts = 24 accumulators; the B micro-panel 24 KiB of a
-/// 48 KiB L1d, the A block 512 KiB, a quarter of a 2 MiB L2.
+/// 48 KiB L1d, the A block 512 KiB, a quarter of a 2 MiB L2, the B block at most the L2
+/// (2040 KiB).
 pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     level: Level::Avx512,
     elem: GemmElem::F64,
@@ -251,7 +252,7 @@ pub const GEMM_AVX512_F64: GemmBlocking = GemmBlocking {
     nr: 12,
     kc: 256,
     mc: 256,
-    nc: 4080,
+    nc: 1020,
     narrow_nr: &[4, 8],
     narrow_mr: &[8],
     b_order: BPanelOrder::Columns,
@@ -370,6 +371,9 @@ pub const fn gemm_blocking(level: Level, elem: GemmElem) -> GemmBlocking {
 pub const GEMM_DIRECT_K: usize = 64;
 /// The largest extent of m and of n the direct regime takes.
 pub const GEMM_DIRECT_MN: usize = 64;
+/// The widest B block (`NC`) the AVX-512 blocking takes from a large L2
+/// ([`GemmBlocking::for_caches`]).
+pub const GEMM_NC_MAX: usize = 4080;
 /// The most multiply-adds `m·n·k` the direct regime takes: all of 64³ (at these sizes
 /// packing the operands costs more than it saves).
 pub const GEMM_DIRECT_MNK: usize = 64 * 64 * 64;
@@ -448,8 +452,10 @@ impl GemmBlocking {
     /// 4096). AVX-512: `KC` stays the constant's (the kernels' B panels have the column
     /// stride `KC` built in), `MC` is the constant's scaled by L2 against
     /// [`AVX512_REFERENCE_CACHES`] (the A block keeps its share of L2; a multiple of `MR`,
-    /// at most 4096). `NC` stays the constant's (the B block is left to L3, whose size a VM
-    /// may report oddly). Both take L1d's ways and the size of one way from `caches`
+    /// at most 4096), and `NC` so that the B block `KC×NC` takes at most the L2 (a multiple
+    /// of `NR`, at most [`GEMM_NC_MAX`]): the B panels each A micro-panel walks are then read
+    /// from L2 rather than L3. AVX2 keeps the constant's `NC` (the B block is left to L3).
+    /// Both take L1d's ways and the size of one way from `caches`
     /// ([`l1d_ways`](Self::l1d_ways)); the portable level is returned as it is. For the level's
     /// [`design_caches`](Self::design_caches) the result is the constant. Defined for every
     /// input (tiny caches give the smallest blocks).
@@ -479,7 +485,12 @@ impl GemmBlocking {
                     self.mr,
                     4096,
                 );
-                GemmBlocking { mc, ..*this }
+                // The columns of `KC` elements L2 holds (none when `KC` is 0: the constant's).
+                let nc = match caches.l2.checked_div(self.kc.saturating_mul(self.elem.bytes())) {
+                    Some(columns) => clamp_down(columns, self.nr, self.nr, GEMM_NC_MAX),
+                    None => self.nc,
+                };
+                GemmBlocking { mc, nc, ..*this }
             }
             Level::Portable => *self,
         }
@@ -519,11 +530,23 @@ impl GemmBlocking {
     /// of at most the maximum, of equal size rounded up to the tile
     /// (`⌈len / ⌈len / max⌉⌉` rounded up to `MR`, `NR`, 1), so the last block is not a thin
     /// rest. Defined for every size (a zero extent gives a zero block).
-    /// The row block is [`mc_for_depth`](Self::mc_for_depth) of the depth block.
+    /// The row block is [`mc_for_depth`](Self::mc_for_depth) of the depth block, the column
+    /// block [`nc_for_rows`](Self::nc_for_rows) of `m` and the row block.
     #[inline]
     pub const fn blocks(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
         let kc = even(k, self.kc, 1);
-        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc, self.nr), kc }
+        let mc = self.mc_for_depth(kc);
+        GemmBlocks { mc: even(m, mc, self.mr), nc: even(n, self.nc_for_rows(m, mc), self.nr), kc }
+    }
+
+    /// The most columns of a B block for `m` rows of A in blocks of at most `mc` rows: `NC`,
+    /// which keeps a B block that every A block walks in the cache it is sized for, or, when
+    /// the rows make one A block (`m ≤ mc`: each B block is walked once), the larger
+    /// [`GEMM_NC_MAX`], so that A is not packed again for each B block. Defined for every
+    /// input.
+    #[inline]
+    pub const fn nc_for_rows(&self, m: usize, mc: usize) -> usize {
+        if m <= mc && self.nc < GEMM_NC_MAX { GEMM_NC_MAX } else { self.nc }
     }
 
     /// The cache blocks of an `m×n×k` problem whose full B micro-panels are read in place
@@ -536,7 +559,8 @@ impl GemmBlocking {
     #[inline]
     pub const fn blocks_b_in_place(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
         let kc = even(k, if self.kc > GEMM_DEEP_KC { self.kc } else { GEMM_DEEP_KC }, 1);
-        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc, self.nr), kc }
+        let mc = self.mc_for_depth(kc);
+        GemmBlocks { mc: even(m, mc, self.mr), nc: even(n, self.nc_for_rows(m, mc), self.nr), kc }
     }
 
     /// The most rows of an A block for steps of k `kc` deep: `MC`, or for a step shallower than
@@ -949,12 +973,17 @@ mod tests {
                     continue;
                 }
                 if b.level == Level::Avx512 {
-                    // Only MC changes, in proportion to L2, and stays well formed.
+                    // Only MC and NC change, with L2, and stay well formed.
                     assert_eq!(
-                        GemmBlocking { mc: b.mc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, l3: b.l3, ..x },
+                        GemmBlocking { mc: b.mc, nc: b.nc, l1d_ways: b.l1d_ways, l1d_way: b.l1d_way, l3: b.l3, ..x },
                         b,
                         "{c}"
                     );
+                    // The B block takes at most L2, or is one micro-panel wide; NC is the
+                    // widest such multiple of NR up to GEMM_NC_MAX.
+                    assert!(x.nc.is_multiple_of(x.nr) && (x.nr..=GEMM_NC_MAX).contains(&x.nc), "{c}: {x:?}");
+                    assert!(x.nc == x.nr || x.kc * x.nc * e <= c.l2, "{c}: {x:?}");
+                    assert!(x.nc == GEMM_NC_MAX || x.kc * (x.nc + x.nr) * e > c.l2, "{c}: {x:?}");
                     assert_eq!(x.l3, c.l3, "{c}");
                     assert!(x.mc.is_multiple_of(x.mr) && (x.mr..=4096).contains(&x.mc), "{c}: {x:?}");
                     let scaled = b.mc * (c.l2 >> 10) / (AVX512_REFERENCE_CACHES.l2 >> 10);
@@ -1023,7 +1052,9 @@ mod tests {
                     for &k in &sizes {
                         let x = b.blocks(m, n, k);
                         even(m, x.mc, b.mc_for_depth(x.kc), b.mr);
-                        even(n, x.nc, b.nc, b.nr);
+                        // One A block: B blocks up to GEMM_NC_MAX; else up to NC.
+                        let one = m <= b.mc_for_depth(x.kc);
+                        even(n, x.nc, if one { b.nc.max(GEMM_NC_MAX) } else { b.nc }, b.nr);
                         even(k, x.kc, b.kc, 1);
                     }
                 }

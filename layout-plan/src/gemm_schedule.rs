@@ -41,6 +41,9 @@ pub struct LevelSchedule {
     pub blocking: GemmBlocking,
     /// The cache blocks at this problem's sizes.
     pub blocks: GemmBlocks,
+    /// The most columns of a B block at this problem's rows
+    /// ([`GemmBlocking::nc_for_rows`]).
+    pub nc_max: usize,
     /// The packed A block `blocks.mc × blocks.kc` over `(i, p)`.
     pub a_panel: Layout,
     /// The packed B block `blocks.nc × blocks.kc` over `(j, p)`.
@@ -129,6 +132,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
                 _ => (constant, constant.design_caches(), false),
             };
             let blocks = blocking.blocks(um, un, uk);
+            let nc_max = blocking.nc_for_rows(um, blocking.mc_for_depth(blocks.kc));
             let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
             let b_per_panel = blocking.packs_b_per_panel(um);
@@ -138,6 +142,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
             levels.push(LevelSchedule {
                 blocking,
                 blocks,
+                nc_max,
                 a_panel,
                 b_panel,
                 b_per_panel,
@@ -196,7 +201,7 @@ impl fmt::Display for LevelSchedule {
             x.mc,
             b.mc,
             x.nc,
-            b.nc,
+            self.nc_max,
             kib(b.b_panel_stride(x.kc) * e),
             kib(self.caches.l1d),
             kib(x.mc * x.kc * e),
