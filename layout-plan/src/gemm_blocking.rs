@@ -531,22 +531,21 @@ impl GemmBlocking {
     /// (`⌈len / ⌈len / max⌉⌉` rounded up to `MR`, `NR`, 1), so the last block is not a thin
     /// rest. Defined for every size (a zero extent gives a zero block).
     /// The row block is [`mc_for_depth`](Self::mc_for_depth) of the depth block, the column
-    /// block [`nc_for_rows`](Self::nc_for_rows) of `m` and the row block.
+    /// block [`nc_for_rows`](Self::nc_for_rows) of `m` and the depth block.
     #[inline]
     pub const fn blocks(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
         let kc = even(k, self.kc, 1);
-        let mc = self.mc_for_depth(kc);
-        GemmBlocks { mc: even(m, mc, self.mr), nc: even(n, self.nc_for_rows(m, mc), self.nr), kc }
+        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc_for_rows(m, kc), self.nr), kc }
     }
 
-    /// The most columns of a B block for `m` rows of A in blocks of at most `mc` rows: `NC`,
-    /// which keeps a B block that every A block walks in the cache it is sized for, or, when
-    /// the rows make one A block (`m ≤ mc`: each B block is walked once), the larger
-    /// [`GEMM_NC_MAX`], so that A is not packed again for each B block. Defined for every
-    /// input.
+    /// The most columns of a B block for `m` rows of A and steps of k `kc` deep: `NC`, which
+    /// keeps a B block that every A block walks in the cache it is sized for, or, when the
+    /// rows make one A block (`m ≤` [`mc_for_depth`](Self::mc_for_depth)`(kc)`: each B block
+    /// is walked once), the larger [`GEMM_NC_MAX`], so that A is not packed again for each B
+    /// block. Defined for every input.
     #[inline]
-    pub const fn nc_for_rows(&self, m: usize, mc: usize) -> usize {
-        if m <= mc && self.nc < GEMM_NC_MAX { GEMM_NC_MAX } else { self.nc }
+    pub const fn nc_for_rows(&self, m: usize, kc: usize) -> usize {
+        if m <= self.mc_for_depth(kc) && self.nc < GEMM_NC_MAX { GEMM_NC_MAX } else { self.nc }
     }
 
     /// The cache blocks of an `m×n×k` problem whose full B micro-panels are read in place
@@ -559,8 +558,7 @@ impl GemmBlocking {
     #[inline]
     pub const fn blocks_b_in_place(&self, m: usize, n: usize, k: usize) -> GemmBlocks {
         let kc = even(k, if self.kc > GEMM_DEEP_KC { self.kc } else { GEMM_DEEP_KC }, 1);
-        let mc = self.mc_for_depth(kc);
-        GemmBlocks { mc: even(m, mc, self.mr), nc: even(n, self.nc_for_rows(m, mc), self.nr), kc }
+        GemmBlocks { mc: even(m, self.mc_for_depth(kc), self.mr), nc: even(n, self.nc_for_rows(m, kc), self.nr), kc }
     }
 
     /// The most rows of an A block for steps of k `kc` deep: `MC`, or for a step shallower than

@@ -132,7 +132,7 @@ pub fn gemm_schedule_for(plan: &GemmPlan, elem: GemmElem, caches: Option<CacheSi
                 _ => (constant, constant.design_caches(), false),
             };
             let blocks = blocking.blocks(um, un, uk);
-            let nc_max = blocking.nc_for_rows(um, blocking.mc_for_depth(blocks.kc));
+            let nc_max = blocking.nc_for_rows(um, blocks.kc);
             let a_panel = blocking.a_panel(blocks.mc, blocks.kc)?;
             let b_panel = blocking.b_panel(blocks.nc, blocks.kc)?;
             let b_per_panel = blocking.packs_b_per_panel(um);

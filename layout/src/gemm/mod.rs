@@ -31,7 +31,8 @@
 //!   `KC` takes an A block of as many more rows as keep its elements, up to `8·MC`
 //!   (`mc_for_depth`). At AVX-512, `NC` keeps the B block `KC×NC` within L2 (from CPUID's L2,
 //!   `for_caches`), since each A micro-panel walks all of it; when A is one block, B blocks
-//!   are wider (`nc_for_rows`), so that A is not packed again per B block. A shallow product (`k ≤ 64`) whose C columns all start at one offset
+//!   are wider (`nc_for_rows`), so that A is not packed again per B block. A shallow product
+//!   (`k ≤ 64`) whose C columns all start at one offset
 //!   inside a cache line runs the rows before the line apart, so that the other tiles store
 //!   whole lines (`c_line_peel`); a product of one step of k with β = 0 whose C is larger
 //!   than L3 stores its full tiles past the caches (non-temporal stores on aligned columns,
